@@ -1,0 +1,164 @@
+"""numba-compiled kernels of the bitmask backend (boards up to 64 columns, one uint64 per row).
+
+A row's free squares are `masks[row] & ~(cols | d1 | d2)`: `cols` holds the used columns,
+`d1`/`d2` the squares the placed pieces attack along the two diagonal directions, shifted one
+column per row. The lowest free square is peeled off with `a & -a`, so solutions come out in
+lexicographic order. Every integer in the hot loops is uint64: numba turns a uint64/int64 mix
+into float64, which would silently lose bits.
+
+All kernels are iterative with an explicit stack, so the enumeration can stop when its output
+buffer is full and resume on the next call exactly where it left off.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+
+
+def _debruijn_table() -> np.ndarray:
+    table = np.zeros(64, dtype=np.int64)
+    for i in range(64):
+        table[((_DEBRUIJN.item() << i) & 0xFFFFFFFFFFFFFFFF) >> 58] = i
+    return table
+
+
+_INDEX = _debruijn_table()
+
+
+@njit(cache=True, inline="always")
+def _lowbit(a):
+    return a & (~a + _ONE)
+
+
+@njit(cache=True, inline="always")
+def _index(bit):
+    """Column of a single set bit (de Bruijn multiply; numba has no count-trailing-zeros)."""
+    return _INDEX[(bit * _DEBRUIJN) >> np.uint64(58)]
+
+
+@njit(cache=True)
+def count_from(masks, diag, row0, cols0, d1_0, d2_0):
+    """Number of completions of rows row0.. given the attacks (cols0, d1_0, d2_0) on row0."""
+    n = masks.shape[0]
+    last = n - 1
+    first = masks[row0] & ~(cols0 | d1_0 | d2_0)
+    if row0 == last:
+        return 1 if first != _ZERO else 0
+    avail = np.empty(n, np.uint64)
+    cols = np.empty(n, np.uint64)
+    d1 = np.empty(n, np.uint64)
+    d2 = np.empty(n, np.uint64)
+    r = row0
+    avail[r] = first
+    cols[r] = cols0
+    d1[r] = d1_0
+    d2[r] = d2_0
+    total = 0
+    while True:
+        a = avail[r]
+        if a == _ZERO:
+            if r == row0:
+                return total
+            r -= 1
+            continue
+        bit = _lowbit(a)
+        avail[r] = a ^ bit
+        c = cols[r] | bit
+        if diag:
+            x = (d1[r] | bit) << _ONE
+            y = (d2[r] | bit) >> _ONE
+        else:
+            x = _ZERO
+            y = _ZERO
+        nxt = masks[r + 1] & ~(c | x | y)
+        if r + 1 == last:
+            # n-1 columns are taken: the last row has at most one free square.
+            if nxt != _ZERO:
+                total += 1
+            continue
+        r += 1
+        avail[r] = nxt
+        cols[r] = c
+        d1[r] = x
+        d2[r] = y
+
+
+@njit(cache=True)
+def count_all(masks, diag, mirror):
+    """Count every solution; with `mirror` (the problem maps onto itself under c -> n-1-c)
+    count the first row's left half twice and its middle square once."""
+    n = masks.shape[0]
+    if n == 1:
+        return 1 if masks[0] != _ZERO else 0
+    total = 0
+    a = masks[0]
+    while a != _ZERO:
+        bit = _lowbit(a)
+        a ^= bit
+        col = _index(bit)
+        weight = 1
+        if mirror:
+            if 2 * col + 1 > n:
+                break
+            if 2 * col + 1 < n:
+                weight = 2
+        if diag:
+            total += weight * count_from(masks, diag, 1, bit, bit << _ONE, bit >> _ONE)
+        else:
+            total += weight * count_from(masks, diag, 1, bit, _ZERO, _ZERO)
+    return total
+
+
+def new_state(masks: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Fresh search state for `enumerate_batch`: (avail, cols, d1, d2, place, st) where
+    st = [current row, done flag]."""
+    n = masks.shape[0]
+    avail = np.zeros(n, np.uint64)
+    avail[0] = masks[0]
+    zeros = [np.zeros(n, np.uint64) for _ in range(3)]
+    return (avail, *zeros, np.zeros(n, np.int16), np.zeros(2, np.int64))
+
+
+@njit(cache=True)
+def enumerate_batch(masks, diag, avail, cols, d1, d2, place, st, out):
+    """Write up to out.shape[0] next solutions into `out` and return how many; sets st[1]
+    when the search is exhausted. The state arrays carry the search between calls."""
+    n = masks.shape[0]
+    last = n - 1
+    cap = out.shape[0]
+    r = st[0]
+    k = 0
+    while k < cap:
+        a = avail[r]
+        if a == _ZERO:
+            if r == 0:
+                st[1] = 1
+                break
+            r -= 1
+            continue
+        bit = _lowbit(a)
+        avail[r] = a ^ bit
+        place[r] = _index(bit)
+        if r == last:
+            out[k, :] = place
+            k += 1
+            continue
+        c = cols[r] | bit
+        if diag:
+            x = (d1[r] | bit) << _ONE
+            y = (d2[r] | bit) >> _ONE
+        else:
+            x = _ZERO
+            y = _ZERO
+        r += 1
+        cols[r] = c
+        d1[r] = x
+        d2[r] = y
+        avail[r] = masks[r] & ~(c | x | y)
+    st[0] = r
+    return k

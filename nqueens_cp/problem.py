@@ -1,0 +1,236 @@
+"""The problem spec: board size, piece kind, blocked squares and pre-placed pieces.
+
+This is the one module that knows what "attacks" means. Backends read the rule from here
+(`Piece`), and `Problem.explain` checks any placement against it independently of every
+backend, so a solution can always be validated without trusting the code that produced it.
+
+Coordinates are 0-based (row, col); a solution is the tuple of the column in each row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+Square = tuple[int, int]
+Solution = tuple[int, ...]
+
+#: Largest board accepted. The limit keeps a typo (`10**12`) from allocating per-row masks
+#: until memory runs out; the constructive placement for huge boards works far below it.
+MAX_N = 10_000_000
+
+
+class NQueensError(Exception):
+    """Base of every error this package raises on purpose (the CLI prints these as one line)."""
+
+
+class InvalidProblem(NQueensError, ValueError):
+    """A Problem that cannot be built: the message names the offending value or square."""
+
+
+class BoardSizeError(InvalidProblem):
+    pass
+
+
+class UnknownPiece(InvalidProblem):
+    pass
+
+
+class SquareOffBoard(InvalidProblem):
+    pass
+
+
+class FixedOnBlocked(InvalidProblem):
+    pass
+
+
+class FixedConflict(InvalidProblem):
+    """Two pre-placed pieces share a row or column or attack each other."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece kind as the moves it attacks along. Every piece attacks its row and column
+    (one piece per row is what makes a solution a tuple of columns); further kinds add a rule."""
+
+    name: str
+    diagonals: bool
+
+    def attacks(self, a: Square, b: Square) -> bool:
+        """Whether pieces on squares a and b attack each other (a != b)."""
+        dr, dc = a[0] - b[0], a[1] - b[1]
+        if dr == 0 or dc == 0:
+            return True
+        return self.diagonals and abs(dr) == abs(dc)
+
+
+PIECES: dict[str, Piece] = {
+    "queen": Piece("queen", diagonals=True),
+    "rook": Piece("rook", diagonals=False),
+}
+
+
+def _squares(kind: str, squares: Iterable[Sequence[int]]) -> tuple[Square, ...]:
+    out = set()
+    for sq in squares:
+        try:
+            r, c = sq
+        except (TypeError, ValueError):
+            raise InvalidProblem(f"{kind} square {sq!r} is not a (row, col) pair") from None
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (r, c)):
+            raise InvalidProblem(f"{kind} square {sq!r} must have integer coordinates")
+        out.add((r, c))
+    return tuple(sorted(out))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One puzzle instance. Immutable and hashable; validated on construction.
+
+    `blocked` squares may hold no piece; `fixed` squares hold a piece in every solution.
+    """
+
+    n: int
+    piece: str = "queen"
+    blocked: tuple[Square, ...] = field(default=())
+    fixed: tuple[Square, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        n = self.n
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise BoardSizeError(f"board size must be an integer, got {n!r}")
+        if not 1 <= n <= MAX_N:
+            raise BoardSizeError(f"board size {n} is out of range 1..{MAX_N}")
+        if self.piece not in PIECES:
+            raise UnknownPiece(f"unknown piece {self.piece!r} (known: {', '.join(PIECES)})")
+        blocked = _squares("blocked", self.blocked)
+        fixed = _squares("fixed", self.fixed)
+        object.__setattr__(self, "blocked", blocked)
+        object.__setattr__(self, "fixed", fixed)
+        for kind, squares in (("blocked", blocked), ("fixed", fixed)):
+            for r, c in squares:
+                if not (0 <= r < n and 0 <= c < n):
+                    raise SquareOffBoard(f"{kind} square ({r}, {c}) is off the {n}x{n} board")
+        blocked_set = set(blocked)
+        for sq in fixed:
+            if sq in blocked_set:
+                raise FixedOnBlocked(f"fixed square {sq} is also blocked")
+        rule = PIECES[self.piece]
+        for i, a in enumerate(fixed):
+            for b in fixed[i + 1 :]:
+                if rule.attacks(a, b):
+                    raise FixedConflict(f"fixed pieces on {a} and {b} attack each other")
+
+    # -- derived views -------------------------------------------------------------------
+
+    @property
+    def rule(self) -> Piece:
+        return PIECES[self.piece]
+
+    @property
+    def is_plain(self) -> bool:
+        """No blocked or fixed squares: the classic puzzle."""
+        return not self.blocked and not self.fixed
+
+    def allowed_columns(self, row: int) -> list[int]:
+        """The columns a piece in `row` may use by the spec alone: the fixed column if the row
+        has one, else every column that is not blocked. This is the domain the CP models use."""
+        fixed = self._fixed_by_row.get(row)
+        if fixed is not None:
+            return [fixed]
+        blocked = self._blocked_by_row.get(row, frozenset())
+        return [c for c in range(self.n) if c not in blocked]
+
+    @cached_property
+    def row_masks(self) -> tuple[int, ...]:
+        """Per row, a bitmask (bit c = column c) of the squares still usable once the fixed
+        pieces are placed: blocked squares and squares a fixed piece attacks are removed, and a
+        fixed piece's row is pinned. Search backends start from these."""
+        full = (1 << self.n) - 1
+        masks = []
+        rule = self.rule
+        for r in range(self.n):
+            fixed = self._fixed_by_row.get(r)
+            if fixed is not None:
+                masks.append(1 << fixed)
+                continue
+            m = full
+            for c in self._blocked_by_row.get(r, ()):
+                m &= ~(1 << c)
+            for f in self.fixed:
+                m &= ~(1 << f[1])
+                if rule.diagonals:
+                    d = r - f[0]
+                    for c in (f[1] + d, f[1] - d):
+                        if 0 <= c < self.n:
+                            m &= ~(1 << c)
+            masks.append(m)
+        return tuple(masks)
+
+    def is_mirror_symmetric(self) -> bool:
+        """Whether reflecting columns (c -> n-1-c) maps the problem onto itself, so a search
+        may count the left half of the first row twice."""
+        n = self.n
+        return all(sorted(n - 1 - c for c in self.allowed_columns(r)) == self.allowed_columns(r) for r in range(n))
+
+    @cached_property
+    def _fixed_by_row(self) -> dict[int, int]:
+        return dict(self.fixed)
+
+    @cached_property
+    def _blocked_by_row(self) -> dict[int, frozenset[int]]:
+        rows: dict[int, set[int]] = {}
+        for r, c in self.blocked:
+            rows.setdefault(r, set()).add(c)
+        return {r: frozenset(cs) for r, cs in rows.items()}
+
+    # -- validation of placements -------------------------------------------------------
+
+    def explain(self, solution: Sequence[int]) -> str | None:
+        """Why `solution` is not a valid placement for this problem, or None if it is.
+
+        Written from the rules alone (O(n) with sets), independent of every backend."""
+        n = self.n
+        if len(solution) != n:
+            return f"has {len(solution)} rows, expected {n}"
+        for r, c in enumerate(solution):
+            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < n:
+                return f"row {r} has column {c!r}, not in 0..{n - 1}"
+        blocked = set(self.blocked)
+        for sq in enumerate(solution):
+            if sq in blocked:
+                return f"uses blocked square {sq}"
+        for r, c in self.fixed:
+            if solution[r] != c:
+                return f"misses fixed piece ({r}, {c})"
+        lines: list[tuple[str, dict[int, int]]] = [("column", {})]
+        if self.rule.diagonals:
+            lines += [("diagonal", {}), ("anti-diagonal", {})]
+        for r, c in enumerate(solution):
+            for (kind, seen), key in zip(lines, (c, c - r, c + r), strict=False):
+                if key in seen:
+                    other = seen[key]
+                    return f"pieces ({other}, {solution[other]}) and ({r}, {c}) share a {kind}"
+                seen[key] = r
+        return None
+
+    def is_solution(self, solution: Sequence[int]) -> bool:
+        return self.explain(solution) is None
+
+    def with_fixed(self, squares: Iterable[Square]) -> Problem:
+        """This problem with more pre-placed pieces (raises InvalidProblem on a conflict)."""
+        return Problem(self.n, self.piece, self.blocked, (*self.fixed, *squares))
+
+
+def as_problem(problem: Problem | int) -> Problem:
+    """Accept a plain int wherever a Problem is taken: `n` means the classic n-queens."""
+    if isinstance(problem, Problem):
+        return problem
+    return Problem(problem)
+
+
+def board_rows(solution: Sequence[int]) -> list[str]:
+    """LeetCode-style drawing: one string per row, 'Q' for the piece and '.' elsewhere."""
+    n = len(solution)
+    return ["." * c + "Q" + "." * (n - 1 - c) for c in solution]

@@ -1,0 +1,184 @@
+"""Cross-validation: run several backends on one Problem and compare what they return.
+
+Two modes. `verify` enumerates every solution of every backend, passes each through the
+problem's own validator and compares the solution sets (order is free), naming the solutions
+one backend found and another missed. `verify_partition` is for problems too large to
+enumerate: it fixes the first rows to each possible prefix (or a seeded sample of them), counts
+the completions of each prefix with every backend and names the prefixes where they differ.
+The prefixes are enumerated here from the spec alone, not by any backend under test.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+
+from .backends import Backend, BackendError, get_backend
+from .problem import InvalidProblem, Problem, Solution, Square, as_problem
+
+#: How many example solutions or prefixes a report names per kind of difference.
+SHOWN = 5
+
+
+@dataclass
+class BackendRun:
+    """What one backend returned: its count, time, and anything wrong with its output."""
+
+    backend: str
+    count: int | None = None
+    seconds: float = 0.0
+    invalid: list[tuple[Solution, str]] = field(default_factory=list)
+    duplicates: list[Solution] = field(default_factory=list)
+    missed: list[tuple[Solution, str]] = field(default_factory=list)  # (solution, who found it)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not (self.invalid or self.duplicates or self.missed or self.error)
+
+
+@dataclass
+class Verdict:
+    problem: Problem
+    runs: list[BackendRun]
+    #: partition mode: (prefix, {backend: count}) for each prefix whose counts differ
+    prefix_disagreements: list[tuple[tuple[Square, ...], dict[str, int]]] = field(default_factory=list)
+    prefixes: int = 0
+
+    @property
+    def agree(self) -> bool:
+        counts = {r.count for r in self.runs}
+        return all(r.ok for r in self.runs) and len(counts) == 1 and not self.prefix_disagreements
+
+    def describe(self) -> list[str]:
+        """Human-readable lines: one per backend, then the differences."""
+        lines = []
+        for r in self.runs:
+            count = "error" if r.error else r.count
+            lines.append(f"{r.backend}: {count} solutions in {r.seconds:.3f}s")
+        for r in self.runs:
+            if r.error:
+                lines.append(f"{r.backend} failed: {r.error}")
+            for sol, why in r.invalid[:SHOWN]:
+                lines.append(f"{r.backend} returned invalid {list(sol)}: {why}")
+            for sol in r.duplicates[:SHOWN]:
+                lines.append(f"{r.backend} returned {list(sol)} more than once")
+            for sol, who in r.missed[:SHOWN]:
+                lines.append(f"{r.backend} missed {list(sol)} (found by {who})")
+            hidden = max(0, len(r.missed) - SHOWN)
+            if hidden:
+                lines.append(f"{r.backend} missed {hidden} more")
+        for prefix, counts in self.prefix_disagreements[:SHOWN]:
+            shown = ", ".join(f"{b}={c}" for b, c in counts.items())
+            lines.append(f"prefix {[list(sq) for sq in prefix]}: {shown}")
+        lines.append("agree" if self.agree else "DISAGREE")
+        return lines
+
+
+def _backends(names: Sequence[str | Backend], options: dict[str, dict]) -> list[Backend]:
+    if len(names) < 2:
+        raise BackendError("verify needs at least two backends")
+    out = []
+    for name in names:
+        b = get_backend(name, **options.get(str(name), {}))
+        out.append(b)
+    return out
+
+
+def verify(
+    problem: Problem | int,
+    backends: Sequence[str | Backend] = ("bitmask", "cpsat", "constraint"),
+    options: dict[str, dict] | None = None,
+) -> Verdict:
+    """Enumerate with each backend and compare solution sets. Holds each backend's solution set
+    in memory (that is what comparing sets takes): for large problems use verify_partition."""
+    p = as_problem(problem)
+    runs: list[BackendRun] = []
+    found: dict[str, set[Solution]] = {}
+    for b in _backends(backends, options or {}):
+        run = BackendRun(b.name)
+        runs.append(run)
+        seen: set[Solution] = set()
+        start = time.perf_counter()
+        try:
+            b.check(p)
+            for sol in b.solutions(p):
+                sol = tuple(sol)
+                why = p.explain(sol)
+                if why:
+                    run.invalid.append((sol, why))
+                elif sol in seen:
+                    run.duplicates.append(sol)
+                else:
+                    seen.add(sol)
+        except BackendError as exc:
+            run.error = str(exc)
+        run.seconds = time.perf_counter() - start
+        run.count = None if run.error else len(seen) + len(run.duplicates)
+        found[b.name] = seen
+    for run in runs:
+        if run.error:
+            continue
+        mine = found[run.backend]
+        for other in runs:
+            if other is run or other.error:
+                continue
+            for sol in sorted(found[other.backend] - mine):
+                run.missed.append((sol, other.backend))
+    return Verdict(p, runs)
+
+
+def prefixes(problem: Problem, depth: int) -> Iterable[tuple[Square, ...]]:
+    """Every placement of the first `depth` rows that the spec allows (blocked squares avoided,
+    fixed pieces kept, no two pieces attacking), in lexicographic order, from the spec alone."""
+    depth = min(depth, problem.n)
+    for cols in product(*(problem.allowed_columns(r) for r in range(depth))):
+        squares = tuple(enumerate(cols))
+        try:
+            problem.with_fixed(squares)
+        except InvalidProblem:
+            continue
+        yield squares
+
+
+def verify_partition(
+    problem: Problem | int,
+    backends: Sequence[str | Backend] = ("bitmask", "cpsat"),
+    depth: int = 2,
+    sample: int | None = None,
+    seed: int = 0,
+    options: dict[str, dict] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Verdict:
+    """Compare per-prefix counts: the first `depth` rows fixed to each possible prefix, or to a
+    seeded random sample of `sample` prefixes."""
+    p = as_problem(problem)
+    bs = _backends(backends, options or {})
+    chosen = list(prefixes(p, depth))
+    if sample is not None and sample < len(chosen):
+        chosen = sorted(random.Random(seed).sample(chosen, sample))
+    runs = [BackendRun(b.name, count=0) for b in bs]
+    bad: list[tuple[tuple[Square, ...], dict[str, int]]] = []
+    for i, prefix in enumerate(chosen):
+        sub = p.with_fixed(prefix)
+        counts: dict[str, int] = {}
+        for b, run in zip(bs, runs, strict=True):
+            if run.error:
+                continue
+            start = time.perf_counter()
+            try:
+                b.check(sub)
+                counts[b.name] = b.count(sub)
+                run.count = (run.count or 0) + counts[b.name]
+            except BackendError as exc:
+                run.error = f"prefix {[list(sq) for sq in prefix]}: {exc}"
+                run.count = None
+            run.seconds += time.perf_counter() - start
+        if len(set(counts.values())) > 1:
+            bad.append((prefix, counts))
+        if progress:
+            progress(i + 1, len(chosen))
+    return Verdict(p, runs, prefix_disagreements=bad, prefixes=len(chosen))

@@ -1,0 +1,158 @@
+"""Every backend against ground truth from outside the code under test."""
+
+import math
+import random
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nqueens_cp as nq
+from nqueens_cp import Problem
+from nqueens_cp.formats import read_model
+
+from .conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_counts
+
+ALL = ["bitmask", "cpsat", "constraint"]
+#: Largest n each backend enumerates in a test in well under a second or two.
+QUICK_N = {"bitmask": 14, "cpsat": 9, "constraint": 9}
+
+
+@pytest.mark.parametrize("backend", ALL)
+def test_counts_match_oeis_a000170(backend):
+    ns = range(1, QUICK_N[backend] + 1)
+    assert [nq.count(n, backend=backend) for n in ns] == A000170[: len(ns)]
+
+
+@pytest.mark.parametrize("backend", ALL)
+def test_enumeration_counts_match_oeis_and_every_solution_is_valid(backend):
+    for n in range(1, QUICK_N[backend] - 1):
+        p = Problem(n)
+        sols = list(nq.solve(p, backend=backend))
+        assert len(sols) == len(set(sols)) == A000170[n - 1]
+        assert all(p.is_solution(s) for s in sols)
+
+
+@pytest.mark.parametrize("backend", ALL)
+def test_n_rooks_is_n_factorial(backend):
+    top = 9 if backend == "bitmask" else 6
+    for n in range(1, top + 1):
+        assert nq.count(Problem(n, "rook"), backend=backend) == math.factorial(n)
+
+
+def ryser_permanent(matrix: list[list[int]]) -> int:
+    """perm(A) = (-1)^n * sum over column subsets S of (-1)^|S| * prod_i sum_{j in S} a_ij."""
+    n = len(matrix)
+    total = 0
+    for k in range(1, n + 1):
+        for cols in combinations(range(n), k):
+            prod = 1
+            for row in matrix:
+                prod *= sum(row[j] for j in cols)
+                if not prod:
+                    break
+            total += (-1) ** k * prod
+    return (-1) ** n * total
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_blocked_rooks_equal_the_permanent(seed):
+    rng = random.Random(seed)
+    n = rng.randint(2, 8)
+    blocked = [(r, c) for r in range(n) for c in range(n) if rng.random() < 0.3]
+    allowed = [[0 if (r, c) in blocked else 1 for c in range(n)] for r in range(n)]
+    p = Problem(n, "rook", blocked=blocked)
+    expected = ryser_permanent(allowed)
+    assert nq.count(p) == expected
+    assert sum(1 for _ in nq.solve(p)) == expected
+    if n <= 6:
+        assert nq.count(p, backend="cpsat") == expected
+        assert nq.count(p, backend="constraint") == expected
+
+
+def test_leetcode_51_and_52():
+    assert nq.solve_n_queens(4) == [[".Q..", "...Q", "Q...", "..Q."], ["..Q.", "Q...", "...Q", ".Q.."]]
+    assert nq.solve_n_queens(1) == [["Q"]]
+    assert nq.solve_n_queens(3) == []
+    assert [nq.total_n_queens(n) for n in range(1, 10)] == A000170[:9]
+
+
+def test_bitmask_enumerates_in_lexicographic_order():
+    sols = list(nq.solve(8))
+    assert sols == sorted(sols)
+    assert sols[0] == (0, 4, 7, 5, 2, 6, 1, 3)
+
+
+def test_limit_and_laziness():
+    it = nq.solve(14, limit=3)
+    assert len(list(it)) == 3
+    assert list(nq.solve(8, limit=0)) == []
+    with pytest.raises(ValueError):
+        nq.solve(8, limit=-1)
+
+
+@pytest.mark.parametrize("backend", ALL)
+def test_first(backend):
+    sol = nq.first(Problem(10, blocked=[(0, 0), (5, 5)], fixed=[(2, 7)]), backend=backend)
+    assert Problem(10, blocked=[(0, 0), (5, 5)], fixed=[(2, 7)]).is_solution(sol)
+    assert nq.first(3, backend=backend) is None
+    assert nq.first(Problem(4, fixed=[(0, 0)]), backend=backend) is None
+
+
+def test_boards_wider_than_64_columns_use_python_integers():
+    n = 70
+    # 66 rooks fixed on the diagonal leave the last 4 rows a free 4x4 rook board: 4! solutions.
+    p = Problem(n, "rook", fixed=[(i, i) for i in range(n - 4)])
+    sols = list(nq.solve(p))
+    assert len(sols) == nq.count(p) == 24 and all(p.is_solution(s) for s in sols)
+    # n = 70 queens: the explicit solution for n % 6 not in (2, 3) (1-based: (i, 2i) and
+    # (n/2 + i, 2i - 1)) pins 60 rows; the backtracker completes the last 10.
+    known = [2 * i + 1 for i in range(n // 2)] + [2 * i for i in range(n // 2)]
+    q = Problem(n, fixed=list(enumerate(known[:60])))
+    sols = list(nq.solve(q))
+    assert tuple(known) in sols and all(q.is_solution(s) for s in sols)
+
+
+def _problem_strategy(max_n: int):
+    @st.composite
+    def build(draw):
+        n = draw(st.integers(1, max_n))
+        piece = draw(st.sampled_from(["queen", "rook"]))
+        squares = [(r, c) for r in range(n) for c in range(n)]
+        blocked = draw(st.lists(st.sampled_from(squares), max_size=n * n // 3))
+        free = [sq for sq in squares if sq not in blocked]
+        fixed = draw(st.lists(st.sampled_from(free), max_size=2)) if free else []
+        try:
+            return Problem(n, piece, blocked=blocked, fixed=fixed)
+        except nq.InvalidProblem:
+            return Problem(n, piece, blocked=blocked)
+
+    return build()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_problem_strategy(7))
+def test_bitmask_matches_brute_force(p):
+    expected = brute_force_problem(p)
+    sols = list(nq.solve(p))
+    assert len(sols) == len(set(sols))
+    assert set(sols) == expected
+    assert nq.count(p) == len(expected)
+    first = nq.first(p)
+    assert (first is None) == (not expected) and (first is None or first in expected)
+
+
+def _csplib_cases():
+    if not CSPLIB_DIR.exists():
+        return []
+    return sorted(p.name for p in CSPLIB_DIR.glob("*.param"))
+
+
+@pytest.mark.parametrize("name", _csplib_cases())
+def test_csplib_blocked_instances_bitmask(name):
+    p = read_model(CSPLIB_DIR / name)
+    expected = csplib_counts()[name]
+    assert nq.count(p) == expected
+    sols = list(nq.solve(p))
+    assert len(set(sols)) == expected and all(p.is_solution(s) for s in sols)

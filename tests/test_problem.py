@@ -1,0 +1,97 @@
+import pytest
+
+from nqueens_cp import InvalidProblem, Problem
+from nqueens_cp.problem import (
+    BoardSizeError,
+    FixedConflict,
+    FixedOnBlocked,
+    SquareOffBoard,
+    UnknownPiece,
+    as_problem,
+    board_rows,
+)
+
+
+@pytest.mark.parametrize("n", [0, -3, 1.5, "8", True, 10**8])
+def test_board_size_is_validated(n):
+    with pytest.raises(BoardSizeError):
+        Problem(n)
+
+
+def test_unknown_piece():
+    with pytest.raises(UnknownPiece, match="bishop"):
+        Problem(8, "bishop")
+
+
+@pytest.mark.parametrize("kind", ["blocked", "fixed"])
+@pytest.mark.parametrize("square", [(8, 0), (0, 8), (-1, 3)])
+def test_squares_off_the_board_are_named(kind, square):
+    with pytest.raises(SquareOffBoard, match=rf"{kind} square \({square[0]}, {square[1]}\)"):
+        Problem(8, **{kind: [square]})
+
+
+@pytest.mark.parametrize("square", [(1,), (1, 2, 3), ("a", 1), (1.0, 2), 5])
+def test_malformed_squares(square):
+    with pytest.raises(InvalidProblem):
+        Problem(8, blocked=[square])
+
+
+def test_fixed_on_blocked():
+    with pytest.raises(FixedOnBlocked, match=r"\(2, 3\)"):
+        Problem(8, blocked=[(2, 3)], fixed=[(2, 3)])
+
+
+@pytest.mark.parametrize(
+    "a,b,piece",
+    [((0, 0), (0, 5), "rook"), ((0, 1), (4, 1), "queen"), ((1, 1), (3, 3), "queen"), ((0, 4), (4, 0), "queen")],
+)
+def test_fixed_pieces_that_attack(a, b, piece):
+    with pytest.raises(FixedConflict, match=rf"\({a[0]}, {a[1]}\)"):
+        Problem(8, piece, fixed=[a, b])
+
+
+def test_diagonal_is_fine_for_rooks():
+    assert Problem(8, "rook", fixed=[(1, 1), (3, 3)]).fixed == ((1, 1), (3, 3))
+
+
+def test_errors_are_value_errors():
+    assert issubclass(SquareOffBoard, ValueError)
+
+
+def test_problem_is_immutable_hashable_and_normalised():
+    a = Problem(6, blocked=[[2, 1], (0, 0), (0, 0)])
+    b = Problem(6, blocked=((0, 0), (2, 1)))
+    assert a == b and hash(a) == hash(b) and a.blocked == ((0, 0), (2, 1))
+    with pytest.raises(AttributeError):
+        a.n = 7  # type: ignore[misc]
+
+
+def test_explain_names_each_kind_of_fault():
+    p = Problem(4, blocked=[(0, 0)], fixed=[(3, 2)])
+    assert p.explain((1, 3, 0, 2)) is None
+    assert "rows" in p.explain((1, 3, 0))
+    assert "not in 0..3" in p.explain((1, 3, 0, 4))
+    assert "blocked square (0, 0)" in p.explain((0, 2, 3, 1))
+    assert "fixed piece (3, 2)" in p.explain((2, 0, 3, 1))
+    assert "share a column" in Problem(4).explain((1, 1, 0, 2))
+    assert "(0, 0) and (1, 1) share a diagonal" in Problem(4).explain((0, 1, 3, 2))
+    assert "(0, 3) and (1, 2) share a anti-diagonal" in Problem(4).explain((3, 2, 0, 1))
+    assert Problem(4, "rook").is_solution((0, 1, 2, 3))
+    assert not Problem(4).is_solution((0, 1, 2, 3))
+
+
+def test_row_masks_remove_what_fixed_pieces_attack():
+    p = Problem(4, fixed=[(0, 1)])
+    # row 0 pinned to column 1; row 1 loses columns 0, 1, 2; row 2 loses 1 and 3; row 3 loses 1
+    assert p.row_masks == (0b0010, 0b1000, 0b0101, 0b1101)
+
+
+def test_plain_int_stands_for_a_problem():
+    assert as_problem(8) == Problem(8)
+    assert board_rows((1, 3, 0, 2)) == [".Q..", "...Q", "Q...", "..Q."]
+
+
+def test_mirror_symmetry():
+    assert Problem(8).is_mirror_symmetric()
+    assert Problem(8, blocked=[(2, 1), (2, 6)]).is_mirror_symmetric()
+    assert not Problem(8, blocked=[(2, 1)]).is_mirror_symmetric()
