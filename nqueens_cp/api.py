@@ -26,7 +26,17 @@ def solve(
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
     p, b = _prepare(problem, backend, options)
-    return islice(b.solutions(p), limit)
+    return _limited(b.solutions(p), limit)
+
+
+def _limited(solutions: Iterator[Solution], limit: int | None) -> Iterator[Solution]:
+    """A generator (so `close()` reaches the backend's stream and stops its search)."""
+    try:
+        yield from islice(solutions, limit)
+    finally:
+        close = getattr(solutions, "close", None)
+        if close:
+            close()
 
 
 def count(problem: Problem | int, backend: str | Backend = "bitmask", **options: Any) -> int:

@@ -49,10 +49,11 @@ def read_toml(path: Path, text: str) -> Problem:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
-        raise ModelFileError(path, int(m.group(1)) if m else None, f"not valid TOML: {exc}") from None
+        line = int(m.group(1)) if m else len(text.splitlines())  # "at end of document"
+        raise ModelFileError(path, line, f"not valid TOML: {exc}") from None
 
     def line_of_key(key: str) -> int | None:
-        m = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.M)
+        m = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", text, re.M)
         return _line_of(text, m.start()) if m else None
 
     unknown = set(data) - _TOML_KEYS

@@ -88,32 +88,6 @@ def count_from(masks, diag, row0, cols0, d1_0, d2_0):
         d2[r] = y
 
 
-@njit(cache=True)
-def count_all(masks, diag, mirror):
-    """Count every solution; with `mirror` (the problem maps onto itself under c -> n-1-c)
-    count the first row's left half twice and its middle square once."""
-    n = masks.shape[0]
-    if n == 1:
-        return 1 if masks[0] != _ZERO else 0
-    total = 0
-    a = masks[0]
-    while a != _ZERO:
-        bit = _lowbit(a)
-        a ^= bit
-        col = _index(bit)
-        weight = 1
-        if mirror:
-            if 2 * col + 1 > n:
-                break
-            if 2 * col + 1 < n:
-                weight = 2
-        if diag:
-            total += weight * count_from(masks, diag, 1, bit, bit << _ONE, bit >> _ONE)
-        else:
-            total += weight * count_from(masks, diag, 1, bit, _ZERO, _ZERO)
-    return total
-
-
 def new_state(masks: np.ndarray) -> tuple[np.ndarray, ...]:
     """Fresh search state for `enumerate_batch`: (avail, cols, d1, d2, place, st) where
     st = [current row, done flag]."""

@@ -11,6 +11,7 @@ through a small bounded queue, so nothing accumulates; closing the iterator stop
 
 from __future__ import annotations
 
+import atexit
 import os
 import queue
 import threading
@@ -38,6 +39,18 @@ def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVa
 
 
 _DONE = object()
+
+#: Searches streaming right now. A stream abandoned without being closed would leave its solver
+#: thread inside C++ at interpreter exit, which aborts the process; so exit stops them first.
+_RUNNING: set[tuple[threading.Event, cp_model.CpSolver, threading.Thread]] = set()
+
+
+@atexit.register
+def _stop_running() -> None:
+    for stop, solver, thread in list(_RUNNING):
+        stop.set()
+        solver.stop_search()
+        thread.join()
 
 
 class _Streamer(cp_model.CpSolverSolutionCallback):
@@ -92,8 +105,13 @@ class CpSatBackend(Backend):
             setattr(p, key, value)
         return s
 
-    def _timed_out(self, partial: int) -> TimeLimitReached:
-        return TimeLimitReached(self.name, float(self.settings.get("time_limit") or 0), partial)
+    def _unfinished(self, solver: cp_model.CpSolver, partial: int) -> BaseException:
+        """The search stopped early: at its time limit, or because CP-SAT caught Ctrl-C (it
+        handles SIGINT itself and returns as if stopped), which must stay an interrupt."""
+        limit = float(self.settings.get("time_limit") or 0)
+        if limit and solver.wall_time >= 0.95 * limit:
+            return TimeLimitReached(self.name, limit, partial)
+        return KeyboardInterrupt()
 
     def solutions(self, problem: Problem) -> Iterator[Solution]:
         model, _ = build_model(problem)
@@ -117,6 +135,8 @@ class CpSatBackend(Backend):
                         continue
 
         worker = threading.Thread(target=run, name="cpsat-enumerate", daemon=True)
+        running = (stop, solver, worker)
+        _RUNNING.add(running)
         worker.start()
         found = 0
         try:
@@ -127,17 +147,19 @@ class CpSatBackend(Backend):
             stop.set()
             solver.stop_search()
             worker.join()
+            _RUNNING.discard(running)
         if "error" in result:
             raise result["error"]
         if result["status"] not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-            raise self._timed_out(found)
+            raise self._unfinished(solver, found)
 
     def count(self, problem: Problem) -> int:
         model, _ = build_model(problem)
         counter = _Counter()
-        status = self._solver(enumerate_all=True).solve(model, counter)
+        solver = self._solver(enumerate_all=True)
+        status = solver.solve(model, counter)
         if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-            raise self._timed_out(counter.count)
+            raise self._unfinished(solver, counter.count)
         return counter.count
 
     def first(self, problem: Problem) -> Outcome:
@@ -149,4 +171,7 @@ class CpSatBackend(Backend):
             return Outcome(Status.SOLVED, tuple(solver.value(v) for v in q), seconds)
         if status == cp_model.INFEASIBLE:
             return Outcome(Status.NO_SOLUTION, None, seconds)
+        error = self._unfinished(solver, 0)
+        if isinstance(error, KeyboardInterrupt):
+            raise error
         return Outcome(Status.TIME_LIMIT, None, seconds)

@@ -1,0 +1,345 @@
+"""The `nqueens` command line: parse, call the library, render. No solving logic lives here.
+
+Errors the user can fix (bad N, bad squares, bad files, unknown backend, time limit) end in one
+line on stderr and exit code 2; exit code 1 is kept for a verify disagreement. Progress bars
+go to stderr and only when it is a terminal, so stdout stays clean for pipes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from . import api
+from .backends import BACKENDS, Status, get_backend
+from .problem import NQueensError, Problem
+from .render import FORMATS, draw, write_solutions
+
+
+class UserError(NQueensError):
+    pass
+
+
+class _Group(TyperGroup):
+    """Runs the app so that every error the user can fix is one line and exit code 2."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            rv = super().main(*args, **kwargs)
+        except NQueensError as exc:
+            _fail(str(exc))
+        except typer.Abort:
+            sys.exit(130)
+        except Exception as exc:
+            # Usage errors (bad option, missing value...) are click exceptions; typer vendors
+            # click in recent releases, so they are recognised by their interface.
+            if not hasattr(exc, "format_message"):
+                raise
+            _fail(exc.format_message())
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _fail(message: str) -> None:
+    sys.stderr.write(f"nqueens: error: {message}\n")
+    sys.exit(2)
+
+
+app = typer.Typer(
+    cls=_Group,
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Solve and cross-check the n-queens family of puzzles.",
+)
+
+# -- shared options --------------------------------------------------------------------------
+
+NArg = Annotated[str | None, typer.Argument(metavar="N", help="Board size (may be omitted with --model).")]
+PieceOpt = Annotated[str, typer.Option("--piece", help="queen or rook.")]
+BlockOpt = Annotated[list[str] | None, typer.Option("--block", metavar="R,C", help="Blocked square, 0-based.")]
+FixOpt = Annotated[list[str] | None, typer.Option("--fix", metavar="R,C", help="Pre-placed piece, 0-based.")]
+ModelOpt = Annotated[
+    Path | None, typer.Option("--model", help="Instance file: .toml, .param (CSPLib), .lp (ASP), .txt board.")
+]
+BackendOpt = Annotated[str, typer.Option("--backend", "-b", help=f"One of {', '.join(BACKENDS)}.")]
+TimeOpt = Annotated[float | None, typer.Option("--time-limit", help="Seconds (cpsat); reaching it is an error.")]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", help="CP-SAT workers for `first`.")]
+
+
+def _square(text: str, flag: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*", text)
+    if not m:
+        raise UserError(f"{flag} expects R,C (0-based integers), got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _size(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError(f"N must be an integer, got {text!r}") from None
+
+
+def _problem(n: str | None, piece: str, block: list[str] | None, fix: list[str] | None, model: Path | None) -> Problem:
+    blocked = [_square(b, "--block") for b in block or []]
+    fixed = [_square(f, "--fix") for f in fix or []]
+    if model is not None:
+        from .formats import read_model
+
+        base = read_model(model)
+        if n is not None and _size(n) != base.n:
+            raise UserError(f"N = {n} differs from the model's n = {base.n}")
+        if piece != "queen" and piece != base.piece:
+            base = Problem(base.n, piece, base.blocked, base.fixed)
+        return Problem(base.n, base.piece, (*base.blocked, *blocked), (*base.fixed, *fixed))
+    if n is None:
+        raise UserError("give the board size N or --model FILE")
+    return Problem(_size(n), piece, blocked, fixed)
+
+
+def _options(backend: str, time_limit: float | None, workers: int | None) -> dict[str, Any]:
+    if backend != "cpsat":
+        for flag, value in (("--time-limit", time_limit), ("--workers", workers)):
+            if value is not None:
+                raise UserError(f"{flag} applies to the cpsat backend only")
+        return {}
+    return {k: v for k, v in (("time_limit", time_limit), ("workers", workers)) if v is not None}
+
+
+@contextlib.contextmanager
+def _output(path: Path | None) -> Iterator[Any]:
+    if path is None:
+        yield sys.stdout
+        return
+    try:
+        f = path.open("w", encoding="utf-8", newline="")
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+    with f:
+        yield f
+
+
+def _progress(label: str):
+    """A rich progress callback (done, total) on stderr when it is a terminal, else None."""
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext(None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    @contextlib.contextmanager
+    def bar():
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as prog:
+            task = prog.add_task(label, total=None)
+            yield lambda done, total: prog.update(task, completed=done, total=total)
+
+    return bar()
+
+
+# -- commands --------------------------------------------------------------------------------
+
+
+@app.command()
+def solve(
+    n: NArg = None,
+    backend: BackendOpt = "bitmask",
+    limit: Annotated[int | None, typer.Option("--limit", min=0, help="At most this many solutions.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help=f"One of {', '.join(FORMATS)}.")] = "boards",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    piece: PieceOpt = "queen",
+    block: BlockOpt = None,
+    fix: FixOpt = None,
+    model: ModelOpt = None,
+    time_limit: TimeOpt = None,
+) -> None:
+    """Print the solutions, streamed."""
+    if fmt not in FORMATS:
+        raise UserError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    p = _problem(n, piece, block, fix, model)
+    sols = api.solve(p, backend, limit=limit, **_options(backend, time_limit, None))
+    with _output(output) as out:
+        write_solutions(p, sols, fmt, out)
+
+
+@app.command()
+def count(
+    n: NArg = None,
+    backend: BackendOpt = "bitmask",
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    piece: PieceOpt = "queen",
+    block: BlockOpt = None,
+    fix: FixOpt = None,
+    model: ModelOpt = None,
+    time_limit: TimeOpt = None,
+) -> None:
+    """Print the number of solutions."""
+    p = _problem(n, piece, block, fix, model)
+    start = time.perf_counter()
+    total = api.count(p, backend, **_options(backend, time_limit, None))
+    seconds = time.perf_counter() - start
+    if as_json:
+        record = {"n": p.n, "piece": p.piece, "backend": backend, "count": total, "seconds": round(seconds, 6)}
+        typer.echo(json.dumps(record))
+    else:
+        typer.echo(total)
+
+
+@app.command()
+def first(
+    n: NArg = None,
+    backend: BackendOpt = "bitmask",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="board or json.")] = "board",
+    piece: PieceOpt = "queen",
+    block: BlockOpt = None,
+    fix: FixOpt = None,
+    model: ModelOpt = None,
+    time_limit: TimeOpt = None,
+    workers: WorkersOpt = None,
+) -> None:
+    """Find one solution and draw it, or say there is none."""
+    if fmt not in ("board", "json"):
+        raise UserError(f"unknown format {fmt!r} (known: board, json)")
+    p = _problem(n, piece, block, fix, model)
+    b = get_backend(backend, **_options(backend, time_limit, workers))
+    b.check(p)
+    outcome = b.first(p)
+    if outcome.status is Status.TIME_LIMIT:
+        raise UserError(f"{backend}: time limit of {time_limit:g}s reached: unknown whether a solution exists")
+    sol = outcome.solution
+    if fmt == "json":
+        typer.echo(json.dumps(None if sol is None else list(sol)))
+    elif sol is None:
+        typer.echo("no solution")
+    else:
+        typer.echo("\n".join(draw(p, sol)))
+
+
+@app.command()
+def verify(
+    n: NArg = None,
+    backends: Annotated[str, typer.Option("--backends", help="Comma-separated backends.")] = "bitmask,cpsat,constraint",
+    depth: Annotated[
+        int | None, typer.Option("--depth", min=1, help="Compare per-prefix counts over the first DEPTH rows.")
+    ] = None,
+    sample: Annotated[
+        int | None, typer.Option("--sample", min=1, help="With --depth: this many random prefixes.")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the prefix sample.")] = 0,
+    piece: PieceOpt = "queen",
+    block: BlockOpt = None,
+    fix: FixOpt = None,
+    model: ModelOpt = None,
+) -> None:
+    """Cross-validate backends: exit 0 when they agree, 1 when they do not."""
+    from . import verify as v
+
+    names = [b.strip() for b in backends.split(",") if b.strip()]
+    for name in names:
+        get_backend(name)  # an unknown name is a usage error before any work
+    p = _problem(n, piece, block, fix, model)
+    if depth is None:
+        if sample is not None:
+            raise UserError("--sample goes with --depth")
+        verdict = v.verify(p, names)
+    else:
+        with _progress("prefixes") as progress:
+            verdict = v.verify_partition(p, names, depth=depth, sample=sample, seed=seed, progress=progress)
+        typer.echo(f"{verdict.prefixes} prefixes of depth {depth}")
+    typer.echo("\n".join(verdict.describe()))
+    if not verdict.agree:
+        raise typer.Exit(1)
+
+
+def _range(text: str) -> list[int]:
+    m = re.fullmatch(r"\s*(\d+)\s*(?:(?:\.\.|-)\s*(\d+)\s*)?", text)
+    if not m:
+        raise UserError(f"--n expects N or A..B, got {text!r}")
+    lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+    if lo > hi:
+        raise UserError(f"--n range {text!r} is empty")
+    return list(range(lo, hi + 1))
+
+
+@app.command()
+def compare(
+    ns: Annotated[str | None, typer.Option("--n", help="Board sizes: N or A..B.")] = None,
+    models: Annotated[list[Path] | None, typer.Option("--model", help="Instance file (repeatable).")] = None,
+    backends: Annotated[str, typer.Option("--backends", help="Comma-separated backends.")] = "bitmask,cpsat,constraint",
+    enumerate_: Annotated[
+        bool, typer.Option("--enumerate", help="Time streaming every solution rather than counting.")
+    ] = False,
+    piece: PieceOpt = "queen",
+    time_limit: TimeOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON records instead of a table.")] = False,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Draw time against n to FILE.png or FILE.svg.")] = None,
+) -> None:
+    """Run backends side by side over a range of n and/or instance files."""
+    from .compare import compare_runs, plot_runs, table
+
+    names = [b.strip() for b in backends.split(",") if b.strip()]
+    for name in names:
+        get_backend(name)
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        raise UserError(f"--plot writes .png or .svg, not {plot.suffix or 'no extension'!r}")
+    problems: list[tuple[str, Problem]] = []
+    if ns:
+        problems += [(str(k), Problem(k, piece)) for k in _range(ns)]
+    for path in models or []:
+        problems.append((path.name, _problem(None, piece, None, None, path)))
+    if not problems:
+        raise UserError("give --n A..B and/or --model FILE")
+    with _progress("runs") as progress:
+        rows = compare_runs(problems, names, enumerate_, time_limit, progress)
+    if as_json:
+        typer.echo(json.dumps(rows, indent=1))
+    else:
+        table(rows, names)
+    if plot is not None:
+        plot_runs(rows, names, plot)
+
+
+@app.command()
+def show(
+    n: NArg = None,
+    solution: Annotated[str | None, typer.Option("--solution", help="Columns per row, e.g. 1,3,0,2.")] = None,
+    piece: PieceOpt = "queen",
+    block: BlockOpt = None,
+    fix: FixOpt = None,
+    model: ModelOpt = None,
+) -> None:
+    """Draw an instance, or a solution on it ('.' free, 'X' blocked, 'F' pre-placed)."""
+    p = _problem(n, piece, block, fix, model)
+    sol = None
+    if solution is not None:
+        try:
+            sol = tuple(int(c) for c in solution.replace(" ", "").split(","))
+        except ValueError:
+            raise UserError(f"--solution expects comma-separated columns, got {solution!r}") from None
+        why = p.explain(sol)
+        if why:
+            raise UserError(f"not a solution: {why}")
+    typer.echo("\n".join(draw(p, sol)))
+
+
+def main() -> None:
+    # `nqueens solve 14 | head` ends like any Unix filter: quietly, by SIGPIPE.
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    app()

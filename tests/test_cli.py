@@ -1,0 +1,189 @@
+"""The command line, driven through Typer's CliRunner and once as a real installed script."""
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from nqueens_cp import Problem
+from nqueens_cp.cli import app
+
+from .conftest import A000170
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_solve_boards_is_leetcode_style():
+    r = run("solve", 4)
+    assert r.exit_code == 0
+    assert r.stdout == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "csv"])
+def test_solve_machine_formats(fmt):
+    r = run("solve", 6, "--format", fmt)
+    assert r.exit_code == 0
+    if fmt == "json":
+        sols = json.loads(r.stdout)
+    elif fmt == "jsonl":
+        sols = [json.loads(line) for line in r.stdout.splitlines()]
+    else:
+        header, *lines = r.stdout.splitlines()
+        assert header == "r0,r1,r2,r3,r4,r5"
+        sols = [[int(x) for x in line.split(",")] for line in lines]
+    assert len(sols) == A000170[5]
+
+
+def test_solve_output_file_limit_and_variants(tmp_path):
+    out = tmp_path / "s.jsonl"
+    r = run("solve", 8, "--limit", 3, "-f", "jsonl", "-o", out, "--block", "0,0", "--fix", "1,4")
+    assert r.exit_code == 0 and r.stdout == ""
+    sols = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(sols) == 3 and all(s[0] != 0 and s[1] == 4 for s in sols)
+    r = run("solve", 3, "--piece", "rook", "-b", "cpsat", "-f", "jsonl")
+    assert sorted(json.loads(x) for x in r.stdout.splitlines()) == [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ]
+
+
+@pytest.mark.parametrize("backend", ["bitmask", "cpsat", "constraint"])
+def test_count_json(backend):
+    r = run("count", 8, "--json", "-b", backend)
+    assert r.exit_code == 0
+    rec = json.loads(r.stdout)
+    assert rec["count"] == 92 and rec["n"] == 8 and rec["backend"] == backend and rec["piece"] == "queen"
+    assert rec["seconds"] >= 0
+
+
+def test_first_draws_or_says_no_solution():
+    r = run("first", 4)
+    assert r.exit_code == 0 and r.stdout.splitlines() == [". Q . .", ". . . Q", "Q . . .", ". . Q ."]
+    r = run("first", 3)
+    assert r.exit_code == 0 and r.stdout.strip() == "no solution"
+    assert json.loads(run("first", 3, "-f", "json").stdout) is None
+
+
+def test_verify_agrees():
+    r = run("verify", 6, "--block", "2,2")
+    assert r.exit_code == 0 and "agree" in r.stdout
+    r = run("verify", 9, "--depth", 2, "--backends", "bitmask,cpsat")
+    assert r.exit_code == 0 and "56 prefixes" in r.stdout
+
+
+def test_compare_json_and_table(tmp_path):
+    r = run(
+        "compare", "--n", "4..6", "--backends", "bitmask,constraint", "--json", "--model", MODELS / "blocked-8.toml"
+    )
+    assert r.exit_code == 0
+    rows = json.loads(r.stdout)
+    assert [(x["instance"], x["backend"]) for x in rows][:2] == [("4", "bitmask"), ("4", "constraint")]
+    assert all(x["agree"] and x["status"] == "ok" for x in rows)
+    assert [x["count"] for x in rows if x["backend"] == "bitmask"] == [2, 10, 4, 60]
+    r = run("compare", "--n", "5", "--backends", "bitmask,cpsat")
+    assert r.exit_code == 0 and "solutions/s" in r.stdout
+
+
+def test_compare_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "t.png"
+    r = run("compare", "--n", "4..6", "--backends", "bitmask,cpsat", "--plot", out)
+    assert r.exit_code == 0 and out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_show_instance_and_solution():
+    r = run("show", "--model", MODELS / "preplaced-8.txt")
+    assert r.exit_code == 0 and r.stdout.splitlines()[1] == ". . Q . . . . ."
+    r = run("show", 4, "--fix", "0,1", "--solution", "1,3,0,2")
+    assert r.stdout.splitlines() == [". F . .", ". . . Q", "Q . . .", ". . Q ."]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in MODELS.iterdir()))
+def test_every_shipped_model_runs(name):
+    r = run("count", "--model", MODELS / name)
+    assert r.exit_code == 0 and int(r.stdout) > 0
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["solve", "x"], "N must be an integer"),
+        (["solve", "0"], "out of range"),
+        (["solve", "8", "--block", "1"], "--block expects R,C"),
+        (["solve", "8", "--block", "9,9"], "(9, 9) is off the 8x8 board"),
+        (["solve", "8", "--fix", "0,0", "--fix", "1,1"], "attack each other"),
+        (["solve", "8", "--fix", "0,0", "--block", "0,0"], "also blocked"),
+        (["solve", "8", "-b", "nope"], "unknown backend 'nope'"),
+        (["solve", "8", "--piece", "bishop"], "unknown piece"),
+        (["solve", "8", "--format", "xml"], "unknown format"),
+        (["count", "16", "-b", "cpsat", "--time-limit", "0.2"], "time limit"),
+        (["first", "60", "-b", "cpsat", "--time-limit", "0.001"], "time limit"),
+        (["count", "8", "--time-limit", "1"], "cpsat backend only"),
+        (["solve", "--model", "/no/such.toml"], "cannot read"),
+        (["solve"], "give the board size"),
+        (["solve", "9", "--model", str(MODELS / "queens-8.toml")], "differs"),
+        (["solve", "8", "--bogus"], "No such option"),
+        (["frobnicate"], "No such command"),
+        (["compare"], "give --n"),
+        (["compare", "--n", "9..4"], "empty"),
+        (["compare", "--n", "4", "--plot", "x.pdf"], ".png or .svg"),
+        (["show", "4", "--solution", "0,1,2,3"], "not a solution"),
+        (["verify", "4", "--backends", "bitmask,nope"], "unknown backend"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
+    r = run(*args)
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nqueens: error:") and message in lines[0]
+    assert "Traceback" not in r.output
+
+
+def test_bad_model_file_names_the_line(tmp_path):
+    f = tmp_path / "m.toml"
+    f.write_text("n = 8\nblocked = [[1, 2], [8, 0]]\n")
+    r = run("count", "--model", f)
+    assert r.exit_code == 2 and f"{f}:2: blocked square (8, 0)" in r.stderr
+
+
+def _script() -> str:
+    exe = Path(sys.executable).with_name("nqueens")
+    return str(exe) if exe.exists() else shutil.which("nqueens") or pytest.skip("nqueens script not installed")
+
+
+def test_installed_script_runs_and_pipes_quietly():
+    exe = _script()
+    r = subprocess.run([exe, "count", "10"], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "724"
+    # `nqueens solve 14 | head -3`: the reader goes away; the writer ends without a word.
+    proc = subprocess.Popen([exe, "solve", "14", "-f", "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    head = [proc.stdout.readline() for _ in range(3)]
+    proc.stdout.close()
+    proc.wait(timeout=60)
+    sols = [tuple(json.loads(h)) for h in head]
+    assert len(sols) == 3 and sols == sorted(sols) and all(Problem(14).is_solution(s) for s in sols)
+    assert proc.stderr.read() == b""
+
+
+def test_installed_script_ctrl_c_is_quiet():
+    exe = _script()
+    proc = subprocess.Popen([exe, "count", "17", "-b", "cpsat"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and b"Traceback" not in err

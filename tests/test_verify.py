@@ -1,0 +1,110 @@
+"""The cross-check (issue 3): the three backends agree, and verify catches a broken one."""
+
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import nqueens_cp as nq
+from nqueens_cp import Problem
+from nqueens_cp.backends.bitmask import BitmaskBackend
+from nqueens_cp.formats import read_model
+from nqueens_cp.verify import prefixes, verify, verify_partition
+
+from .conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_counts
+from .test_backends import _csplib_cases, _problem_strategy
+
+
+class DropsOne(BitmaskBackend):
+    """A test double: the bitmask backend losing its third solution."""
+
+    name = "drops-one"
+
+    def solutions(self, problem: Problem) -> Iterator[tuple[int, ...]]:
+        for i, sol in enumerate(super().solutions(problem)):
+            if i != 2:
+                yield sol
+
+    def count(self, problem: Problem) -> int:
+        return sum(1 for _ in self.solutions(problem))
+
+
+class AltersOne(BitmaskBackend):
+    """A test double: the bitmask backend returning one solution with two rows swapped."""
+
+    name = "alters-one"
+
+    def solutions(self, problem: Problem) -> Iterator[tuple[int, ...]]:
+        for i, sol in enumerate(super().solutions(problem)):
+            yield (sol[1], sol[0], *sol[2:]) if i == 0 else sol
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_problem_strategy(8))
+def test_three_backends_agree_on_random_problems(p):
+    verdict = verify(p)
+    assert verdict.agree, verdict.describe()
+    counts = {r.count for r in verdict.runs}
+    if p.n <= 7:
+        assert counts == {len(brute_force_problem(p))}
+
+
+@pytest.mark.parametrize("name", _csplib_cases())
+def test_three_backends_agree_on_csplib_instances(name):
+    p = read_model(CSPLIB_DIR / name)
+    verdict = verify(p)
+    assert verdict.agree, verdict.describe()
+    assert verdict.runs[0].count == csplib_counts()[name]
+
+
+def test_verify_names_a_missed_solution():
+    p = Problem(6)
+    third = list(nq.solve(p))[2]
+    verdict = verify(p, ["bitmask", DropsOne()])
+    assert not verdict.agree
+    dropped = verdict.runs[1]
+    assert dropped.count == 3 and dropped.missed == [(third, "bitmask")]
+    assert f"drops-one missed {list(third)} (found by bitmask)" in verdict.describe()
+
+
+def test_verify_names_an_invalid_solution():
+    verdict = verify(Problem(6), ["cpsat", AltersOne()])
+    assert not verdict.agree
+    bad = verdict.runs[1]
+    assert len(bad.invalid) == 1 and "share" in bad.invalid[0][1]
+    assert len(verdict.runs[1].missed) == 1  # the original of the altered solution
+
+
+def test_partition_verify_agrees_and_catches_a_broken_backend():
+    good = verify_partition(Problem(9), ["bitmask", "cpsat", "constraint"], depth=2)
+    assert good.agree and good.runs[0].count == A000170[8]
+    # two rows: n*n placements, minus n sharing a column, minus 2(n-1) touching diagonally
+    assert good.prefixes == len(list(prefixes(Problem(9), 2))) == 81 - 9 - 16
+    # The double drops the third solution of each sub-problem: every prefix with >= 3
+    # completions must be named, with counts one apart, and no other prefix.
+    bad = verify_partition(Problem(7), ["bitmask", DropsOne()], depth=1)
+    assert not bad.agree
+    per_column = [sum(1 for s in brute_force_problem(Problem(7)) if s[0] == c) for c in range(7)]
+    assert [p for p, _ in bad.prefix_disagreements] == [((0, c),) for c in range(7) if per_column[c] >= 3]
+    assert all(c["drops-one"] == c["bitmask"] - 1 for _, c in bad.prefix_disagreements)
+
+
+def test_partition_sample_is_seeded():
+    a = verify_partition(Problem(11), ["bitmask", "cpsat"], depth=3, sample=5, seed=7)
+    b = verify_partition(Problem(11), ["bitmask", "cpsat"], depth=3, sample=5, seed=7)
+    assert a.agree and a.prefixes == 5 and a.runs[0].count == b.runs[0].count
+
+
+def test_cpsat_time_limit_is_never_a_count():
+    with pytest.raises(nq.TimeLimitReached):
+        nq.count(13, backend="cpsat", time_limit=0.05)
+    with pytest.raises(nq.TimeLimitReached):
+        list(nq.solve(13, backend="cpsat", time_limit=0.05))
+    verdict = verify(13, ["bitmask", nq.get_backend("cpsat", time_limit=0.05)])
+    assert not verdict.agree and "time limit" in verdict.runs[1].error
+
+
+def test_cpsat_stream_can_be_abandoned():
+    it = nq.solve(12, backend="cpsat")
+    assert Problem(12).is_solution(next(it))
+    it.close()  # stops the solver thread; must not hang
