@@ -115,8 +115,7 @@ class BitmaskBackend(Backend):
 
         # Two rows deep gives ~n^2/2 calls of a few seconds at most up to n = 18, so Ctrl-C is
         # seen between calls (a compiled call cannot be interrupted).
-        masks, diag = _masks_array(problem), problem.rule.diagonals
+        masks = _masks_array(problem)
+        kernel = k.count_queens if problem.rule.diagonals else k.count_rooks
         u = np.uint64
-        return sum(
-            w * int(k.count_from(masks, diag, r, u(cols), u(d1), u(d2))) for w, r, cols, d1, d2 in split(problem, 2)
-        )
+        return sum(w * int(kernel(masks, r, u(cols), u(d1), u(d2))) for w, r, cols, d1, d2 in split(problem, 2))
