@@ -4,8 +4,9 @@
     python benchmarks/bench_count.py 14 15 16 17
 
 Builds ../shared/bench/nqueens_ref.c with cc -O3 -march=native, then for each n runs the C
-program and `nqueens_cp.count(n)` (bitmask, one process) alternately, best of --repeat runs each,
-and prints package time / C time. Counts are checked against OEIS A000170.
+program, `nqueens_cp.count(n)` on one worker and on --workers workers, and the symmetry-class
+count, alternately, best of --repeat runs each, and prints package time / C time. Counts are
+checked against OEIS A000170 (and A002562 for the classes).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from pathlib import Path
 
 import nqueens_cp as nq
 
-A000170 = {14: 365596, 15: 2279184, 16: 14772512, 17: 95815104, 18: 666090624}
+A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104, 18: 666090624}
+A002562 = {12: 1787, 13: 9233, 14: 45752, 15: 285053, 16: 1846955}
 REF = Path(__file__).resolve().parents[2] / "shared" / "bench" / "nqueens_ref.c"
 
 
@@ -47,20 +49,41 @@ def py_seconds(n: int, **kw) -> float:
     return seconds
 
 
+def unique_seconds(n: int) -> float:
+    from nqueens_cp.symmetry import count_unique
+
+    start = time.perf_counter()
+    result = count_unique(n)
+    seconds = time.perf_counter() - start
+    assert (result.unique, result.total) == (A002562[n], A000170[n]), result
+    return seconds
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("ns", nargs="*", type=int, default=[15, 16])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--unique", action="store_true", help="also time count --unique (enumerates)")
     args = ap.parse_args()
     exe = build_reference()
     nq.count(8)  # load the JIT cache outside the timings
-    print(f"{'n':>3} {'C s':>8} {'bitmask s':>10} {'ratio':>6}")
+    w = args.workers
+    head = f"{'n':>3} {'C s':>8} {'1 worker s':>11} {'ratio':>6} {f'{w} workers s':>12} {'ratio':>6}"
+    print(head + (f" {'unique s':>9} {'ratio':>6}" if args.unique else ""))
     for n in args.ns:
-        cs, ps = [], []
+        cs, one, many, uniq = [], [], [], []
         for _ in range(args.repeat):
             cs.append(c_seconds(exe, n))
-            ps.append(py_seconds(n))
-        print(f"{n:>3} {min(cs):8.3f} {min(ps):10.3f} {min(ps) / min(cs):6.2f}")
+            one.append(py_seconds(n, workers=1))
+            many.append(py_seconds(n, workers=w))
+            if args.unique and n in A002562:
+                uniq.append(unique_seconds(n))
+        c = min(cs)
+        line = f"{n:>3} {c:8.3f} {min(one):11.3f} {min(one) / c:6.2f} {min(many):12.3f} {min(many) / c:6.2f}"
+        if uniq:
+            line += f" {min(uniq):9.3f} {min(uniq) / c:6.2f}"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -148,3 +148,58 @@ def enumerate_batch(masks, diag, avail, cols, d1, d2, place, st, out):
         avail[r] = masks[r] & ~(c | x | y)
     st[0] = r
     return k
+
+
+@njit(cache=True)
+def _image(sol, g, img):
+    """img = the image of solution `sol` under symmetry number g (numbering of
+    nqueens_cp.symmetry.SYMMETRIES)."""
+    n = sol.shape[0]
+    m = n - 1
+    for r in range(n):
+        c = sol[r]
+        if g == 0:
+            img[r] = c
+        elif g == 1:  # rot90: (r, c) -> (c, n-1-r)
+            img[c] = m - r
+        elif g == 2:  # rot180
+            img[m - r] = m - c
+        elif g == 3:  # rot270: (r, c) -> (n-1-c, r)
+            img[m - c] = r
+        elif g == 4:  # flip-cols
+            img[r] = m - c
+        elif g == 5:  # flip-rows
+            img[m - r] = c
+        elif g == 6:  # transpose
+            img[c] = r
+        else:  # anti-transpose: (r, c) -> (n-1-c, n-1-r)
+            img[m - c] = m - r
+
+
+@njit(cache=True)
+def count_canonical(sols, group):
+    """(canonical solutions, sum of their orbit sizes) among the rows of `sols`."""
+    n = sols.shape[1]
+    img = np.empty(n, sols.dtype)
+    unique = 0
+    total = 0
+    for i in range(sols.shape[0]):
+        sol = sols[i]
+        canonical = True
+        stabilizer = 0
+        for g in group:
+            _image(sol, g, img)
+            order = 0  # -1: image smaller, 0: equal, 1: larger
+            for r in range(n):
+                if img[r] != sol[r]:
+                    order = -1 if img[r] < sol[r] else 1
+                    break
+            if order < 0:
+                canonical = False
+                break
+            if order == 0:
+                stabilizer += 1
+        if canonical:
+            unique += 1
+            total += group.shape[0] // stabilizer
+    return unique, total

@@ -56,6 +56,25 @@ def _python_solutions(masks: tuple[int, ...], diag: bool) -> Iterator[Solution]:
         avail[r] = masks[r] & ~(c | x | y)
 
 
+def enumerate_arrays(problem: Problem) -> Iterator[np.ndarray]:
+    """Every solution, in lexicographic order, as batches (rows of an int16 array) from the
+    resumable compiled kernel (n <= 64). Each yielded array is only valid until the next."""
+    from . import _bitkernels as k
+
+    masks = _masks_array(problem)
+    state = k.new_state(masks)
+    done = state[-1]
+    batch = 1
+    out = np.empty((batch, problem.n), dtype=np.int16)
+    while not done[1]:
+        if out.shape[0] != batch:
+            out = np.empty((batch, problem.n), dtype=np.int16)
+        got = k.enumerate_batch(masks, problem.rule.diagonals, *state, out)
+        if got:
+            yield out[:got]
+        batch = min(batch * 2, MAX_BATCH)
+
+
 Subproblem = tuple[int, int, int, int, int]  # (weight, row, cols, d1, d2)
 
 
@@ -87,35 +106,43 @@ def split(problem: Problem, depth: int) -> list[Subproblem]:
     return states
 
 
+#: Boards at least this large are counted on a process pool when workers > 1; below it the
+#: whole count takes less than a pool costs to start.
+PARALLEL_FROM_N = 13
+
+
 class BitmaskBackend(Backend):
+    """Options: `workers`, the processes a count may use (default: every core the process may
+    run on; 1 counts in this process), and `progress`, a callback (done, total) over the
+    sub-problems of a count."""
+
     name = "bitmask"
-    options = frozenset()
+    options = frozenset({"workers", "progress"})
 
     def solutions(self, problem: Problem) -> Iterator[Solution]:
-        diag = problem.rule.diagonals
         if problem.n > MAX_COMPILED_N:
-            yield from _python_solutions(problem.row_masks, diag)
+            yield from _python_solutions(problem.row_masks, problem.rule.diagonals)
             return
-        from . import _bitkernels as k
-
-        masks = _masks_array(problem)
-        state = k.new_state(masks)
-        done = state[-1]
-        batch = 1
-        while not done[1]:
-            out = np.empty((batch, problem.n), dtype=np.int16)
-            got = k.enumerate_batch(masks, diag, *state, out)
-            yield from map(tuple, out[:got].tolist())
-            batch = min(batch * 2, MAX_BATCH)
+        for batch in enumerate_arrays(problem):
+            yield from map(tuple, batch.tolist())
 
     def count(self, problem: Problem) -> int:
         if problem.n > MAX_COMPILED_N:
             return super().count(problem)
-        from . import _bitkernels as k
+        from .. import parallel
 
-        # Two rows deep gives ~n^2/2 calls of a few seconds at most up to n = 18, so Ctrl-C is
-        # seen between calls (a compiled call cannot be interrupted).
-        masks = _masks_array(problem)
-        kernel = k.count_queens if problem.rule.diagonals else k.count_rooks
-        u = np.uint64
-        return sum(w * int(kernel(masks, r, u(cols), u(d1), u(d2))) for w, r, cols, d1, d2 in split(problem, 2))
+        masks, diag = _masks_array(problem), problem.rule.diagonals
+        workers = self.settings.get("workers") or parallel.default_workers()
+        progress = self.settings.get("progress")
+        if workers > 1 and problem.n >= PARALLEL_FROM_N:
+            # Three rows deep: ~n^3/6 sub-problems, enough to keep every worker busy to the end.
+            return parallel.count_parallel(masks, diag, split(problem, 3), workers, progress)
+        # Two rows deep: ~n^2/2 calls of a few seconds at most up to n = 18, so Ctrl-C is seen
+        # between calls (a compiled call cannot be interrupted).
+        subs = split(problem, 2)
+        total = 0
+        for i, sub in enumerate(subs, 1):
+            total += parallel.count_one(masks, diag, sub)
+            if progress:
+                progress(i, len(subs))
+        return total
