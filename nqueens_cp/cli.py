@@ -74,7 +74,10 @@ ModelOpt = Annotated[
 ]
 BackendOpt = Annotated[str, typer.Option("--backend", "-b", help=f"One of {', '.join(BACKENDS)}.")]
 TimeOpt = Annotated[float | None, typer.Option("--time-limit", help="Seconds (cpsat); reaching it is an error.")]
-WorkersOpt = Annotated[int | None, typer.Option("--workers", help="CP-SAT workers for `first`.")]
+WorkersOpt = Annotated[
+    int | None, typer.Option("--workers", min=1, help="Processes (bitmask count; default all cores) or CP-SAT workers.")
+]
+UniqueOpt = Annotated[bool, typer.Option("--unique", help="One solution per symmetry class.")]
 
 
 def _square(text: str, flag: str) -> tuple[int, int]:
@@ -108,13 +111,13 @@ def _problem(n: str | None, piece: str, block: list[str] | None, fix: list[str] 
     return Problem(_size(n), piece, blocked, fixed)
 
 
-def _options(backend: str, time_limit: float | None, workers: int | None) -> dict[str, Any]:
-    if backend != "cpsat":
-        for flag, value in (("--time-limit", time_limit), ("--workers", workers)):
-            if value is not None:
-                raise UserError(f"{flag} applies to the cpsat backend only")
-        return {}
-    return {k: v for k, v in (("time_limit", time_limit), ("workers", workers)) if v is not None}
+def _options(**given: Any) -> dict[str, Any]:
+    """The options actually given; the backend refuses those it does not take."""
+    return {k: v for k, v in given.items() if v is not None}
+
+
+def _note_symmetries(group: tuple[str, ...]) -> None:
+    sys.stderr.write(f"symmetry classes under {len(group)} symmetries: {', '.join(group)}\n")
 
 
 @contextlib.contextmanager
@@ -168,12 +171,22 @@ def solve(
     fix: FixOpt = None,
     model: ModelOpt = None,
     time_limit: TimeOpt = None,
+    unique: UniqueOpt = False,
 ) -> None:
     """Print the solutions, streamed."""
     if fmt not in FORMATS:
         raise UserError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     p = _problem(n, piece, block, fix, model)
-    sols = api.solve(p, backend, limit=limit, **_options(backend, time_limit, None))
+    opts = _options(time_limit=time_limit)
+    if unique:
+        from itertools import islice
+
+        from .symmetry import problem_symmetries, unique_solutions
+
+        _note_symmetries(problem_symmetries(p))
+        sols = islice(unique_solutions(p, backend, **opts), limit)
+    else:
+        sols = api.solve(p, backend, limit=limit, **opts)
     with _output(output) as out:
         write_solutions(p, sols, fmt, out)
 
@@ -188,17 +201,28 @@ def count(
     fix: FixOpt = None,
     model: ModelOpt = None,
     time_limit: TimeOpt = None,
+    workers: WorkersOpt = None,
+    unique: Annotated[bool, typer.Option("--unique", help="Count symmetry classes (fundamental solutions).")] = False,
 ) -> None:
     """Print the number of solutions."""
     p = _problem(n, piece, block, fix, model)
+    opts = _options(time_limit=time_limit, workers=workers)
+    record: dict[str, Any] = {"n": p.n, "piece": p.piece, "backend": backend}
     start = time.perf_counter()
-    total = api.count(p, backend, **_options(backend, time_limit, None))
-    seconds = time.perf_counter() - start
-    if as_json:
-        record = {"n": p.n, "piece": p.piece, "backend": backend, "count": total, "seconds": round(seconds, 6)}
-        typer.echo(json.dumps(record))
+    if unique:
+        from .symmetry import count_unique
+
+        result = count_unique(p, backend, **opts)
+        record |= {"count": result.unique, "total": result.total, "symmetries": list(result.symmetries)}
+        if not as_json:
+            _note_symmetries(result.symmetries)
     else:
-        typer.echo(total)
+        with _progress("sub-problems") as progress:
+            if progress and backend == "bitmask":
+                opts["progress"] = progress
+            record["count"] = api.count(p, backend, **opts)
+    record["seconds"] = round(time.perf_counter() - start, 6)
+    typer.echo(json.dumps(record) if as_json else record["count"])
 
 
 @app.command()
@@ -217,7 +241,7 @@ def first(
     if fmt not in ("board", "json"):
         raise UserError(f"unknown format {fmt!r} (known: board, json)")
     p = _problem(n, piece, block, fix, model)
-    b = get_backend(backend, **_options(backend, time_limit, workers))
+    b = get_backend(backend, **_options(time_limit=time_limit, workers=workers))
     b.check(p)
     outcome = b.first(p)
     if outcome.status is Status.TIME_LIMIT:

@@ -1,0 +1,109 @@
+"""Symmetry classes against OEIS A002562, and the parallel count against A000170."""
+
+import json
+import random
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import Problem
+from nqueens_cp.symmetry import (
+    NAMES,
+    canonical,
+    count_unique,
+    orbit,
+    problem_symmetries,
+    transform,
+    unique_solutions,
+)
+
+from .conftest import A000170, A002562, brute_force
+from .test_cli import run
+
+
+def test_fundamental_solutions_match_oeis_a002562():
+    got = [count_unique(n) for n in range(1, 13)]
+    assert [g.unique for g in got] == A002562[:12]
+    assert [g.total for g in got] == A000170[:12]
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "constraint"])
+def test_other_backends_give_the_same_classes(backend):
+    assert [count_unique(n, backend).unique for n in range(1, 9)] == A002562[:8]
+
+
+def test_classes_from_a_brute_force_partition():
+    # Group the brute-force solutions into orbits by hand: the number of orbits is A002562.
+    for n in range(4, 9):
+        remaining = set(brute_force(n))
+        classes = 0
+        while remaining:
+            s = remaining.pop()
+            remaining -= {transform(s, g) for g in NAMES}
+            classes += 1
+        assert classes == A002562[n - 1]
+
+
+def test_transforms_are_the_eight_symmetries_of_the_square():
+    sols = list(nq.solve(8))
+    p = Problem(8)
+    for s in random.Random(1).sample(sols, 10):
+        images = [transform(s, g) for g in NAMES]
+        assert all(p.is_solution(i) for i in images)
+        assert all(canonical(i) == canonical(s) for i in images)
+        assert transform(transform(s, "rot90"), "rot270") == s
+        assert transform(transform(s, "rot90"), "rot90") == transform(s, "rot180")
+        assert transform(s, "flip-cols") == tuple(7 - c for c in s)
+        assert transform(s, "flip-rows") == s[::-1]
+
+
+def test_a_symmetric_solution_has_a_smaller_orbit():
+    # (1, 3, 0, 2) for n = 4 is mapped onto itself by rot90: its orbit has 2 members.
+    assert len(orbit((1, 3, 0, 2))) == 2
+
+
+def test_blocked_squares_keep_only_their_symmetries():
+    p = Problem(8, blocked=[(0, 0), (7, 7)])
+    assert problem_symmetries(p) == ("identity", "rot180", "transpose", "anti-transpose")
+    assert problem_symmetries(Problem(8, blocked=[(0, 1)])) == ("identity",)
+    assert problem_symmetries(Problem(8, fixed=[(0, 3)], blocked=[(0, 4)])) == ("identity",)
+    result = count_unique(p)
+    sols = set(nq.solve(p))
+    assert result.total == len(sols)
+    classes = {frozenset(orbit(s, result.symmetries)) for s in sols}
+    assert result.unique == len(classes)
+    reps = list(unique_solutions(p))
+    assert len(reps) == len(classes) and {frozenset(orbit(s, result.symmetries)) for s in reps} == classes
+
+
+@pytest.mark.parametrize("n", [13, 14])
+def test_parallel_count_matches_oeis(n):
+    assert nq.count(n, workers=2) == A000170[n - 1]
+
+
+def test_parallel_count_on_variants_matches_one_worker():
+    for p in (
+        Problem(13, blocked=[(0, 0), (5, 7), (12, 3)]),
+        Problem(13, fixed=[(2, 5)]),
+        Problem(13, "rook", blocked=[(r, r) for r in range(13)], fixed=[(0, 1), (1, 0), (2, 3), (3, 2), (4, 5)]),
+    ):
+        assert nq.count(p, workers=2) == nq.count(p, workers=1)
+
+
+def test_progress_callback_sees_every_subproblem():
+    seen = []
+    assert nq.count(10, progress=lambda done, total: seen.append((done, total))) == 724
+    assert seen and seen[-1][0] == seen[-1][1] and [d for d, _ in seen] == list(range(1, len(seen) + 1))
+
+
+def test_cli_unique():
+    r = run("count", 10, "--unique", "--json")
+    assert r.exit_code == 0
+    rec = json.loads(r.stdout)
+    assert rec["count"] == 92 and rec["total"] == 724 and len(rec["symmetries"]) == 8
+    r = run("solve", 8, "--unique", "-f", "jsonl")
+    assert r.exit_code == 0 and len(r.stdout.splitlines()) == 12
+    assert "under 8 symmetries" in r.stderr
+    r = run("count", 8, "--unique", "--block", "0,1")
+    assert r.stdout.strip() == str(nq.count(Problem(8, blocked=[(0, 1)])))
+    assert "under 1 symmetries: identity" in r.stderr
