@@ -22,6 +22,7 @@ from typer.core import TyperGroup
 
 from . import api
 from .backends import BACKENDS, Status, get_backend
+from .backends.bitmask import MAX_COMPILED_N, enumerate_arrays
 from .problem import NQueensError, Problem
 from .render import FORMATS, draw, write_solutions
 
@@ -111,6 +112,18 @@ def _problem(n: str | None, piece: str, block: list[str] | None, fix: list[str] 
     return Problem(_size(n), piece, blocked, fixed)
 
 
+def _limited_batches(batches: Iterator[Any], limit: int | None) -> Iterator[Any]:
+    left = limit
+    for batch in batches:
+        if left is not None:
+            batch = batch[:left]
+            left -= batch.shape[0]
+        if batch.shape[0]:
+            yield batch
+        if left == 0:
+            return
+
+
 def _options(**given: Any) -> dict[str, Any]:
     """The options actually given; the backend refuses those it does not take."""
     return {k: v for k, v in given.items() if v is not None}
@@ -122,11 +135,14 @@ def _note_symmetries(group: tuple[str, ...]) -> None:
 
 @contextlib.contextmanager
 def _output(path: Path | None) -> Iterator[Any]:
+    """A binary stream: the file, or stdout's byte layer."""
     if path is None:
-        yield sys.stdout
+        sys.stdout.flush()
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
         return
     try:
-        f = path.open("w", encoding="utf-8", newline="")
+        f = path.open("wb")
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror}") from None
     with f:
@@ -185,6 +201,8 @@ def solve(
 
         _note_symmetries(problem_symmetries(p))
         sols = islice(unique_solutions(p, backend, **opts), limit)
+    elif backend == "bitmask" and p.n <= MAX_COMPILED_N:
+        sols = _limited_batches(enumerate_arrays(p), limit)  # formatted without building tuples
     else:
         sols = api.solve(p, backend, limit=limit, **opts)
     with _output(output) as out:

@@ -3,62 +3,75 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
-from typing import TextIO
+from typing import BinaryIO
+
+import numpy as np
 
 from .problem import Problem, Solution
 
 FORMATS = ("boards", "json", "jsonl", "csv")
 PIECE_LETTER = {"queen": "Q", "rook": "R"}
 
-#: Solutions are written in chunks of this many, one write call each.
-CHUNK = 2048
+#: Solutions are formatted and written in chunks of this many, one write call each.
+CHUNK = 4096
+
+# (opening, separator, closing, between solutions) per machine format
+_ROWS = {
+    "jsonl": (b"[", b", ", b"]\n", b""),
+    "json": (b"[", b", ", b"]", b","),
+    "csv": (b"", b",", b"\n", b""),
+}
 
 
-def _chunks(solutions: Iterable[Solution]) -> Iterator[list[Solution]]:
+def _batches(solutions: Iterable[Solution] | Iterable[np.ndarray], n: int) -> Iterator[np.ndarray]:
+    """Arrays of solutions: batches pass through, tuples are gathered into CHUNK-row arrays."""
     chunk: list[Solution] = []
-    for sol in solutions:
-        chunk.append(sol)
+    for item in solutions:
+        if isinstance(item, np.ndarray):
+            yield item
+            continue
+        chunk.append(item)
         if len(chunk) == CHUNK:
-            yield chunk
+            yield np.array(chunk, dtype=np.int64).reshape(-1, n)
             chunk = []
     if chunk:
-        yield chunk
+        yield np.array(chunk, dtype=np.int64).reshape(-1, n)
 
 
-def write_solutions(problem: Problem, solutions: Iterable[Solution], fmt: str, out: TextIO) -> int:
-    """Write every solution in format `fmt`; returns how many were written.
+def write_solutions(
+    problem: Problem, solutions: Iterable[Solution] | Iterable[np.ndarray], fmt: str, out: BinaryIO
+) -> int:
+    """Write every solution in format `fmt` to the binary stream `out`; returns how many.
 
+    `solutions` yields tuples, or 2-D arrays of solutions (the bitmask backend's batches).
     boards: 'Q'/'.' rows (LeetCode style; 'R' for rooks), a blank line between boards.
     json: one JSON array of solutions. jsonl: one JSON array of columns per line.
     csv: a header `r0,r1,...` then one line of columns per solution."""
-    n = problem.n
-    written = 0
-    if fmt == "boards":
-        letter = PIECE_LETTER[problem.piece]
-        rows = ["." * c + letter + "." * (n - 1 - c) + "\n" for c in range(n)]
-        for chunk in _chunks(solutions):
-            text = "\n".join("".join([rows[c] for c in sol]) for sol in chunk)
-            out.write(("\n" if written else "") + text)
-            written += len(chunk)
-    elif fmt == "jsonl":
-        for chunk in _chunks(solutions):
-            out.write("".join(f"[{', '.join(map(str, sol))}]\n" for sol in chunk))
-            written += len(chunk)
-    elif fmt == "csv":
-        out.write(",".join(f"r{r}" for r in range(n)) + "\n")
-        for chunk in _chunks(solutions):
-            out.write("".join(",".join(map(str, sol)) + "\n" for sol in chunk))
-            written += len(chunk)
-    elif fmt == "json":
-        out.write("[")
-        for chunk in _chunks(solutions):
-            out.write(("," if written else "") + ",".join(json.dumps(list(sol)) for sol in chunk))
-            written += len(chunk)
-        out.write("]\n")
-    else:
+    if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    from . import _render_kernels as k
+
+    n = problem.n
+    if fmt == "csv":
+        out.write((",".join(f"r{r}" for r in range(n)) + "\n").encode())
+    elif fmt == "json":
+        out.write(b"[")
+    parts = [np.frombuffer(p, dtype=np.uint8) for p in _ROWS.get(fmt, ())]
+    letter = ord(PIECE_LETTER[problem.piece])
+    buf = k.buffer_for(CHUNK, n)
+    written = 0
+    for batch in _batches(solutions, n):
+        for lo in range(0, batch.shape[0], CHUNK):
+            part = batch[lo : lo + CHUNK]
+            if fmt == "boards":
+                size = k.format_boards(part, letter, written == 0, buf)
+            else:
+                size = k.format_rows(part, *parts, written == 0, buf)
+            out.write(buf[:size].tobytes())
+            written += part.shape[0]
+    if fmt == "json":
+        out.write(b"]\n")
     return written
 
 
