@@ -31,6 +31,10 @@ class UserError(NQueensError):
     pass
 
 
+#: Boards larger than this are not drawn as text (a 10^6 board would be 10^12 characters).
+MAX_DRAWN_N = 1000
+
+
 class _Group(TyperGroup):
     """Runs the app so that every error the user can fix is one line and exit code 2."""
 
@@ -67,7 +71,8 @@ app = typer.Typer(
 # -- shared options --------------------------------------------------------------------------
 
 NArg = Annotated[str | None, typer.Argument(metavar="N", help="Board size (may be omitted with --model).")]
-PieceOpt = Annotated[str, typer.Option("--piece", help="queen or rook.")]
+PieceOpt = Annotated[str, typer.Option("--piece", help="queen, rook or superqueen (queen + knight).")]
+TorusOpt = Annotated[bool, typer.Option("--torus", help="The board wraps around (diagonals continue).")]
 BlockOpt = Annotated[list[str] | None, typer.Option("--block", metavar="R,C", help="Blocked square, 0-based.")]
 FixOpt = Annotated[list[str] | None, typer.Option("--fix", metavar="R,C", help="Pre-placed piece, 0-based.")]
 ModelOpt = Annotated[
@@ -95,7 +100,16 @@ def _size(text: str) -> int:
         raise UserError(f"N must be an integer, got {text!r}") from None
 
 
-def _problem(n: str | None, piece: str, block: list[str] | None, fix: list[str] | None, model: Path | None) -> Problem:
+def _problem(
+    n: str | None,
+    piece: str,
+    block: list[str] | None,
+    fix: list[str] | None,
+    model: Path | None,
+    torus: bool = False,
+) -> Problem:
+    """The problem from N and the flags, or from a model file that the flags add to (a
+    non-default --piece or --torus overrides the file's)."""
     blocked = [_square(b, "--block") for b in block or []]
     fixed = [_square(f, "--fix") for f in fix or []]
     if model is not None:
@@ -104,12 +118,16 @@ def _problem(n: str | None, piece: str, block: list[str] | None, fix: list[str] 
         base = read_model(model)
         if n is not None and _size(n) != base.n:
             raise UserError(f"N = {n} differs from the model's n = {base.n}")
-        if piece != "queen" and piece != base.piece:
-            base = Problem(base.n, piece, base.blocked, base.fixed)
-        return Problem(base.n, base.piece, (*base.blocked, *blocked), (*base.fixed, *fixed))
+        return Problem(
+            base.n,
+            piece if piece != "queen" else base.piece,
+            (*base.blocked, *blocked),
+            (*base.fixed, *fixed),
+            torus or base.torus,
+        )
     if n is None:
         raise UserError("give the board size N or --model FILE")
-    return Problem(_size(n), piece, blocked, fixed)
+    return Problem(_size(n), piece, blocked, fixed, torus)
 
 
 def _limited_batches(batches: Iterator[Any], limit: int | None) -> Iterator[Any]:
@@ -186,13 +204,14 @@ def solve(
     block: BlockOpt = None,
     fix: FixOpt = None,
     model: ModelOpt = None,
+    torus: TorusOpt = False,
     time_limit: TimeOpt = None,
     unique: UniqueOpt = False,
 ) -> None:
     """Print the solutions, streamed."""
     if fmt not in FORMATS:
         raise UserError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
-    p = _problem(n, piece, block, fix, model)
+    p = _problem(n, piece, block, fix, model, torus)
     opts = _options(time_limit=time_limit)
     if unique:
         from itertools import islice
@@ -218,12 +237,13 @@ def count(
     block: BlockOpt = None,
     fix: FixOpt = None,
     model: ModelOpt = None,
+    torus: TorusOpt = False,
     time_limit: TimeOpt = None,
     workers: WorkersOpt = None,
     unique: Annotated[bool, typer.Option("--unique", help="Count symmetry classes (fundamental solutions).")] = False,
 ) -> None:
     """Print the number of solutions."""
-    p = _problem(n, piece, block, fix, model)
+    p = _problem(n, piece, block, fix, model, torus)
     opts = _options(time_limit=time_limit, workers=workers)
     record: dict[str, Any] = {"n": p.n, "piece": p.piece, "backend": backend}
     start = time.perf_counter()
@@ -247,26 +267,29 @@ def count(
 def first(
     n: NArg = None,
     backend: BackendOpt = "bitmask",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="board or json.")] = "board",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="board, json or jsonl.")] = "board",
     piece: PieceOpt = "queen",
     block: BlockOpt = None,
     fix: FixOpt = None,
     model: ModelOpt = None,
+    torus: TorusOpt = False,
     time_limit: TimeOpt = None,
     workers: WorkersOpt = None,
 ) -> None:
     """Find one solution and draw it, or say there is none."""
-    if fmt not in ("board", "json"):
-        raise UserError(f"unknown format {fmt!r} (known: board, json)")
-    p = _problem(n, piece, block, fix, model)
+    if fmt not in ("board", "json", "jsonl"):
+        raise UserError(f"unknown format {fmt!r} (known: board, json, jsonl)")
+    p = _problem(n, piece, block, fix, model, torus)
+    if fmt == "board" and p.n > MAX_DRAWN_N:
+        raise UserError(f"a {p.n}x{p.n} board is too large to draw (at most {MAX_DRAWN_N}); use --format jsonl")
     b = get_backend(backend, **_options(time_limit=time_limit, workers=workers))
     b.check(p)
     outcome = b.first(p)
     if outcome.status is Status.TIME_LIMIT:
         raise UserError(f"{backend}: time limit of {time_limit:g}s reached: unknown whether a solution exists")
     sol = outcome.solution
-    if fmt == "json":
-        typer.echo(json.dumps(None if sol is None else list(sol)))
+    if fmt != "board":
+        typer.echo("null" if sol is None else f"[{', '.join(map(str, sol))}]")
     elif sol is None:
         typer.echo("no solution")
     else:
@@ -288,6 +311,7 @@ def verify(
     block: BlockOpt = None,
     fix: FixOpt = None,
     model: ModelOpt = None,
+    torus: TorusOpt = False,
 ) -> None:
     """Cross-validate backends: exit 0 when they agree, 1 when they do not."""
     from . import verify as v
@@ -295,7 +319,7 @@ def verify(
     names = [b.strip() for b in backends.split(",") if b.strip()]
     for name in names:
         get_backend(name)  # an unknown name is a usage error before any work
-    p = _problem(n, piece, block, fix, model)
+    p = _problem(n, piece, block, fix, model, torus)
     if depth is None:
         if sample is not None:
             raise UserError("--sample goes with --depth")
@@ -328,6 +352,7 @@ def compare(
         bool, typer.Option("--enumerate", help="Time streaming every solution rather than counting.")
     ] = False,
     piece: PieceOpt = "queen",
+    torus: TorusOpt = False,
     time_limit: TimeOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON records instead of a table.")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="Draw time against n to FILE.png or FILE.svg.")] = None,
@@ -342,9 +367,9 @@ def compare(
         raise UserError(f"--plot writes .png or .svg, not {plot.suffix or 'no extension'!r}")
     problems: list[tuple[str, Problem]] = []
     if ns:
-        problems += [(str(k), Problem(k, piece)) for k in _range(ns)]
+        problems += [(str(k), Problem(k, piece, torus=torus)) for k in _range(ns)]
     for path in models or []:
-        problems.append((path.name, _problem(None, piece, None, None, path)))
+        problems.append((path.name, _problem(None, piece, None, None, path, torus)))
     if not problems:
         raise UserError("give --n A..B and/or --model FILE")
     with _progress("runs") as progress:
@@ -365,9 +390,10 @@ def show(
     block: BlockOpt = None,
     fix: FixOpt = None,
     model: ModelOpt = None,
+    torus: TorusOpt = False,
 ) -> None:
     """Draw an instance, or a solution on it ('.' free, 'X' blocked, 'F' pre-placed)."""
-    p = _problem(n, piece, block, fix, model)
+    p = _problem(n, piece, block, fix, model, torus)
     sol = None
     if solution is not None:
         try:

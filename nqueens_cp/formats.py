@@ -39,12 +39,12 @@ def _build(path: Path, line_of_key: Callable[[str], int | None], **spec) -> Prob
 
 # -- our TOML format ---------------------------------------------------------------------------
 
-_TOML_KEYS = {"n", "piece", "blocked", "fixed", "description"}
+_TOML_KEYS = {"n", "piece", "blocked", "fixed", "torus", "description"}
 
 
 def read_toml(path: Path, text: str) -> Problem:
-    """`n = 8`, optional `piece = "queen"|"rook"`, `blocked = [[r, c], ...]`,
-    `fixed = [[r, c], ...]` (0-based) and a free-text `description`."""
+    """`n = 8`, optional `piece = "queen"|"rook"|"superqueen"`, `torus = true|false`,
+    `blocked = [[r, c], ...]`, `fixed = [[r, c], ...]` (0-based) and a free-text `description`."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -69,12 +69,15 @@ def read_toml(path: Path, text: str) -> Problem:
         piece=data.get("piece", "queen"),
         blocked=[tuple(sq) if isinstance(sq, list) else sq for sq in data.get("blocked", [])],
         fixed=[tuple(sq) if isinstance(sq, list) else sq for sq in data.get("fixed", [])],
+        torus=data.get("torus", False),
     )
 
 
 def write_toml(problem: Problem, description: str | None = None) -> str:
     lines = [f"# {description}"] if description else []
     lines += [f"n = {problem.n}", f'piece = "{problem.piece}"']
+    if problem.torus:
+        lines.append("torus = true")
     for key in ("blocked", "fixed"):
         squares = getattr(problem, key)
         if squares:

@@ -10,7 +10,7 @@ Coordinates are 0-based (row, col); a solution is the tuple of the column in eac
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 Square = tuple[int, int]
@@ -56,18 +56,44 @@ class Piece:
 
     name: str
     diagonals: bool
+    knight: bool = False
 
-    def attacks(self, a: Square, b: Square) -> bool:
-        """Whether pieces on squares a and b attack each other (a != b)."""
-        dr, dc = a[0] - b[0], a[1] - b[1]
+    def offsets(self, dr: int, n: int, torus: bool) -> frozenset[int]:
+        """The column offsets dc = c' - c at which a piece attacks another `dr` rows away
+        (dr != 0), besides its own column. On a torus, offsets count modulo n and the result
+        holds every dc in -(n-1)..n-1 congruent to an attacking one."""
+        diagonal = {dr, -dr} if self.diagonals else set()
+        return self._on_board(diagonal, n, torus) | self.knight_offsets(dr, n, torus)
+
+    def knight_offsets(self, dr: int, n: int, torus: bool) -> frozenset[int]:
+        """The part of `offsets` that comes from knight moves."""
+        if not self.knight:
+            return frozenset()
+        hits = set()
+        for k in (1, 2):
+            if (dr % n in (k % n, -k % n)) if torus else abs(dr) == k:
+                hits |= {3 - k, k - 3}
+        return self._on_board(hits, n, torus)
+
+    @staticmethod
+    def _on_board(hits: set[int], n: int, torus: bool) -> frozenset[int]:
+        if torus:
+            residues = {d % n for d in hits}
+            return frozenset(d for d in range(-(n - 1), n) if d % n in residues and d % n != 0)
+        return frozenset(d for d in hits if abs(d) < n)
+
+    def attacks(self, a: Square, b: Square, n: int, torus: bool = False) -> bool:
+        """Whether pieces on squares a and b of an n x n board attack each other (a != b)."""
+        dr, dc = b[0] - a[0], b[1] - a[1]
         if dr == 0 or dc == 0:
             return True
-        return self.diagonals and abs(dr) == abs(dc)
+        return dc in self.offsets(dr, n, torus)
 
 
 PIECES: dict[str, Piece] = {
     "queen": Piece("queen", diagonals=True),
     "rook": Piece("rook", diagonals=False),
+    "superqueen": Piece("superqueen", diagonals=True, knight=True),
 }
 
 
@@ -89,12 +115,14 @@ class Problem:
     """One puzzle instance. Immutable and hashable; validated on construction.
 
     `blocked` squares may hold no piece; `fixed` squares hold a piece in every solution.
+    On a `torus` the board wraps around: diagonals (and knight moves) continue across the edges.
     """
 
     n: int
     piece: str = "queen"
     blocked: tuple[Square, ...] = field(default=())
     fixed: tuple[Square, ...] = field(default=())
+    torus: bool = False
 
     def __post_init__(self) -> None:
         n = self.n
@@ -116,10 +144,11 @@ class Problem:
         for sq in fixed:
             if sq in blocked_set:
                 raise FixedOnBlocked(f"fixed square {sq} is also blocked")
-        rule = PIECES[self.piece]
+        if not isinstance(self.torus, bool):
+            raise InvalidProblem(f"torus must be True or False, got {self.torus!r}")
         for i, a in enumerate(fixed):
             for b in fixed[i + 1 :]:
-                if rule.attacks(a, b):
+                if self.attacks(a, b):
                     raise FixedConflict(f"fixed pieces on {a} and {b} attack each other")
 
     # -- derived views -------------------------------------------------------------------
@@ -132,6 +161,13 @@ class Problem:
     def is_plain(self) -> bool:
         """No blocked or fixed squares: the classic puzzle."""
         return not self.blocked and not self.fixed
+
+    def attacks(self, a: Square, b: Square) -> bool:
+        return self.rule.attacks(a, b, self.n, self.torus)
+
+    def offsets(self, dr: int) -> frozenset[int]:
+        """Column offsets attacked `dr` rows away, besides the same column (see Piece.offsets)."""
+        return self.rule.offsets(dr, self.n, self.torus)
 
     def allowed_columns(self, row: int) -> list[int]:
         """The columns a piece in `row` may use by the spec alone: the fixed column if the row
@@ -149,7 +185,6 @@ class Problem:
         fixed piece's row is pinned. Search backends start from these."""
         full = (1 << self.n) - 1
         masks = []
-        rule = self.rule
         for r in range(self.n):
             fixed = self._fixed_by_row.get(r)
             if fixed is not None:
@@ -160,11 +195,9 @@ class Problem:
                 m &= ~(1 << c)
             for f in self.fixed:
                 m &= ~(1 << f[1])
-                if rule.diagonals:
-                    d = r - f[0]
-                    for c in (f[1] + d, f[1] - d):
-                        if 0 <= c < self.n:
-                            m &= ~(1 << c)
+                for d in self.offsets(r - f[0]):
+                    if 0 <= f[1] + d < self.n:
+                        m &= ~(1 << (f[1] + d))
             masks.append(m)
         return tuple(masks)
 
@@ -204,15 +237,32 @@ class Problem:
         for r, c in self.fixed:
             if solution[r] != c:
                 return f"misses fixed piece ({r}, {c})"
-        lines: list[tuple[str, dict[int, int]]] = [("column", {})]
-        if self.rule.diagonals:
-            lines += [("diagonal", {}), ("anti-diagonal", {})]
+        cols: dict[int, int] = {}
         for r, c in enumerate(solution):
-            for (kind, seen), key in zip(lines, (c, c - r, c + r), strict=False):
-                if key in seen:
-                    other = seen[key]
-                    return f"pieces ({other}, {solution[other]}) and ({r}, {c}) share a {kind}"
-                seen[key] = r
+            if c in cols:
+                return f"pieces ({cols[c]}, {c}) and ({r}, {c}) share a column"
+            cols[c] = r
+        # Diagonals: O(n) with one set per direction (residues mod n on a torus).
+        if self.rule.diagonals:
+            for kind, sign in (("a diagonal", -1), ("an anti-diagonal", 1)):
+                seen: dict[int, int] = {}
+                for r, c in enumerate(solution):
+                    key = c + sign * r
+                    if self.torus:
+                        key %= n
+                    if key in seen:
+                        other = seen[key]
+                        return f"pieces ({other}, {solution[other]}) and ({r}, {c}) share {kind}"
+                    seen[key] = r
+        # Knight moves reach at most two rows away (either way round, on a torus).
+        if self.rule.knight:
+            for r, c in enumerate(solution):
+                for dr, dc in ((1, 2), (1, -2), (2, 1), (2, -1)):
+                    r2, c2 = r + dr, c + dc
+                    if self.torus:
+                        r2, c2 = r2 % n, c2 % n
+                    if 0 <= r2 < n and r2 != r and solution[r2] == c2 and 0 <= c2 < n:
+                        return f"pieces ({r}, {c}) and ({r2}, {c2}) are a knight's move apart"
         return None
 
     def is_solution(self, solution: Sequence[int]) -> bool:
@@ -220,7 +270,7 @@ class Problem:
 
     def with_fixed(self, squares: Iterable[Square]) -> Problem:
         """This problem with more pre-placed pieces (raises InvalidProblem on a conflict)."""
-        return Problem(self.n, self.piece, self.blocked, (*self.fixed, *squares))
+        return replace(self, fixed=(*self.fixed, *squares))
 
 
 def as_problem(problem: Problem | int) -> Problem:

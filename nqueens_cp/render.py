@@ -11,7 +11,7 @@ import numpy as np
 from .problem import Problem, Solution
 
 FORMATS = ("boards", "json", "jsonl", "csv")
-PIECE_LETTER = {"queen": "Q", "rook": "R"}
+PIECE_LETTER = {"queen": "Q", "rook": "R", "superqueen": "S"}
 
 #: Solutions are formatted and written in chunks of this many, one write call each.
 CHUNK = 4096

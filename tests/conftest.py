@@ -28,12 +28,27 @@ def csplib_counts() -> dict[str, int]:
     return {name: int(count) for name, _n, _blocks, count in rows}
 
 
-def attacks(piece: str, a: tuple[int, int], b: tuple[int, int]) -> bool:
+def attacks(piece: str, a: tuple[int, int], b: tuple[int, int], n: int = 0, torus: bool = False) -> bool:
+    """Written out from the definitions: on a torus, moves wrap (each difference mod n)."""
     dr, dc = a[0] - b[0], a[1] - b[1]
-    return dr == 0 or dc == 0 or (piece == "queen" and abs(dr) == abs(dc))
+    if dr == 0 or dc == 0:
+        return True
+    if torus:
+        diag = (dr - dc) % n == 0 or (dr + dc) % n == 0
+        knight = any(
+            (dr - x) % n == 0 and (dc - y) % n == 0 for x in (1, -1, 2, -2) for y in (1, -1, 2, -2) if abs(x) != abs(y)
+        )
+    else:
+        diag = abs(dr) == abs(dc)
+        knight = {abs(dr), abs(dc)} == {1, 2}
+    if piece == "queen":
+        return diag
+    if piece == "superqueen":
+        return diag or knight
+    return False
 
 
-def brute_force(n: int, piece: str = "queen", blocked=(), fixed=()) -> set[tuple[int, ...]]:
+def brute_force(n: int, piece: str = "queen", blocked=(), fixed=(), torus: bool = False) -> set[tuple[int, ...]]:
     """Every permutation of the columns, filtered by the rules written out again here."""
     blocked, fixed = set(blocked), set(fixed)
     out = set()
@@ -41,11 +56,11 @@ def brute_force(n: int, piece: str = "queen", blocked=(), fixed=()) -> set[tuple
         squares = list(enumerate(cols))
         if any(sq in blocked for sq in squares) or not fixed <= set(squares):
             continue
-        if any(attacks(piece, a, b) for a, b in combinations(squares, 2)):
+        if any(attacks(piece, a, b, n, torus) for a, b in combinations(squares, 2)):
             continue
         out.add(cols)
     return out
 
 
 def brute_force_problem(p: Problem) -> set[tuple[int, ...]]:
-    return brute_force(p.n, p.piece, p.blocked, p.fixed)
+    return brute_force(p.n, p.piece, p.blocked, p.fixed, p.torus)

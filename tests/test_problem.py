@@ -75,7 +75,7 @@ def test_explain_names_each_kind_of_fault():
     assert "fixed piece (3, 2)" in p.explain((2, 0, 3, 1))
     assert "share a column" in Problem(4).explain((1, 1, 0, 2))
     assert "(0, 0) and (1, 1) share a diagonal" in Problem(4).explain((0, 1, 3, 2))
-    assert "(0, 3) and (1, 2) share a anti-diagonal" in Problem(4).explain((3, 2, 0, 1))
+    assert "(0, 1) and (1, 0) share an anti-diagonal" in Problem(3).explain((1, 0, 2))
     assert Problem(4, "rook").is_solution((0, 1, 2, 3))
     assert not Problem(4).is_solution((0, 1, 2, 3))
 

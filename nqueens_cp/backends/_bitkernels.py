@@ -101,21 +101,46 @@ def count_rooks(masks, row0, cols0, d1_0, d2_0):
 
 
 def new_state(masks: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Fresh search state for `enumerate_batch`: (avail, cols, d1, d2, place, st) where
-    st = [current row, done flag]."""
+    """Fresh search state for `enumerate_batch`: (avail, cols, d1, d2, k1, k2, place, st)
+    where st = [current row, done flag]."""
     n = masks.shape[0]
     avail = np.zeros(n, np.uint64)
     avail[0] = masks[0]
-    zeros = [np.zeros(n, np.uint64) for _ in range(3)]
+    zeros = [np.zeros(n, np.uint64) for _ in range(5)]
     return (avail, *zeros, np.zeros(n, np.int16), np.zeros(2, np.int64))
 
 
+@njit(cache=True, inline="always")
+def _rot(v, s, n, full):
+    """Rotate the n-bit value v left by s (0 <= s < n): columns wrapping round a torus."""
+    if s == 0:
+        return v
+    return ((v << np.uint64(s)) | (v >> np.uint64(n - s))) & full
+
+
 @njit(cache=True)
-def enumerate_batch(masks, diag, avail, cols, d1, d2, place, st, out):
+def _torus_knights_ok(place, n):
+    """No two pieces a knight's move apart on the torus (rows and columns modulo n)."""
+    for r in range(n):
+        for dr in (1, 2):
+            dc = (place[(r + dr) % n] - place[r]) % n
+            if (dc == (3 - dr) % n or dc == (dr - 3) % n) and (r + dr) % n != r:
+                return False
+    return True
+
+
+@njit(cache=True)
+def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k1, k2, place, st, out):
     """Write up to out.shape[0] next solutions into `out` and return how many; sets st[1]
-    when the search is exhausted. The state arrays carry the search between calls."""
+    when the search is exhausted. The state arrays carry the search between calls.
+
+    Beyond the column and diagonal masks, knight moves keep k1[r] (squares of row r a knight
+    on the row above reaches, plus those from two rows above) and k2[r] (squares of row r+1
+    reached from row r-1). On a torus, masks rotate instead of shift; knight moves that wrap
+    across the first and last rows are checked on each complete placement."""
     n = masks.shape[0]
     last = n - 1
+    full = ~_ZERO if n == 64 else (_ONE << np.uint64(n)) - _ONE
     cap = out.shape[0]
     r = st[0]
     k = 0
@@ -131,21 +156,37 @@ def enumerate_batch(masks, diag, avail, cols, d1, d2, place, st, out):
         avail[r] = a ^ bit
         place[r] = _index(bit)
         if r == last:
+            if knight and torus and not _torus_knights_ok(place, n):
+                continue
             out[k, :] = place
             k += 1
             continue
         c = cols[r] | bit
+        x = _ZERO
+        y = _ZERO
         if diag:
-            x = (d1[r] | bit) << _ONE
-            y = (d2[r] | bit) >> _ONE
-        else:
-            x = _ZERO
-            y = _ZERO
+            if torus:
+                x = _rot(d1[r] | bit, 1, n, full)
+                y = _rot(d2[r] | bit, (n - 1) % n, n, full)
+            else:
+                x = (d1[r] | bit) << _ONE
+                y = (d2[r] | bit) >> _ONE
+        n1 = _ZERO
+        n2 = _ZERO
+        if knight:
+            if torus:
+                n1 = k2[r] | _rot(bit, 2 % n, n, full) | _rot(bit, (n - 2 % n) % n, n, full)
+                n2 = _rot(bit, 1 % n, n, full) | _rot(bit, (n - 1) % n, n, full)
+            else:
+                n1 = k2[r] | (bit << np.uint64(2)) | (bit >> np.uint64(2))
+                n2 = (bit << _ONE) | (bit >> _ONE)
         r += 1
         cols[r] = c
         d1[r] = x
         d2[r] = y
-        avail[r] = masks[r] & ~(c | x | y)
+        k1[r] = n1
+        k2[r] = n2
+        avail[r] = masks[r] & ~(c | x | y | n1)
     st[0] = r
     return k
 

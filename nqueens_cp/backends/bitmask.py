@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..problem import Problem, Solution
-from .base import Backend
+from .base import Backend, BackendError, Outcome, Status
 
 #: Boards up to this many columns fit one uint64 per row and run compiled.
 MAX_COMPILED_N = 64
@@ -26,14 +26,18 @@ def _masks_array(problem: Problem) -> np.ndarray:
     return np.array(problem.row_masks, dtype=np.uint64)
 
 
-def _python_solutions(masks: tuple[int, ...], diag: bool) -> Iterator[Solution]:
-    """The same search on Python integers, for boards wider than 64 columns."""
-    n = len(masks)
-    place = [0] * n
-    cols = [0] * n
-    d1 = [0] * n
-    d2 = [0] * n
-    avail = [0] * n
+def _python_solutions(problem: Problem) -> Iterator[Solution]:
+    """The same row-by-row search on Python integers, for boards wider than 64 columns."""
+    n, masks, rule, torus = problem.n, problem.row_masks, problem.rule, problem.torus
+    full = (1 << n) - 1
+
+    def shift(v: int, s: int) -> int:  # columns move by s (wrapping round a torus)
+        if torus:
+            s %= n
+            return ((v << s) | (v >> (n - s))) & full
+        return (v << s) & full if s >= 0 else v >> -s
+
+    place, cols, d1, d2, k1, k2, avail = ([0] * n for _ in range(7))
     avail[0] = masks[0]
     r = 0
     while True:
@@ -47,13 +51,17 @@ def _python_solutions(masks: tuple[int, ...], diag: bool) -> Iterator[Solution]:
         avail[r] = a ^ bit
         place[r] = bit.bit_length() - 1
         if r == n - 1:
-            yield tuple(place)
+            if not (rule.knight and torus) or problem.is_solution(place):
+                yield tuple(place)
             continue
         c = cols[r] | bit
-        x, y = ((d1[r] | bit) << 1, (d2[r] | bit) >> 1) if diag else (0, 0)
+        x = shift(d1[r] | bit, 1) if rule.diagonals else 0
+        y = shift(d2[r] | bit, -1) if rule.diagonals else 0
+        n1 = k2[r] | shift(bit, 2) | shift(bit, -2) if rule.knight else 0
+        n2 = shift(bit, 1) | shift(bit, -1) if rule.knight else 0
         r += 1
-        cols[r], d1[r], d2[r] = c, x, y
-        avail[r] = masks[r] & ~(c | x | y)
+        cols[r], d1[r], d2[r], k1[r], k2[r] = c, x, y, n1, n2
+        avail[r] = masks[r] & ~(c | x | y | n1)
 
 
 def enumerate_arrays(problem: Problem) -> Iterator[np.ndarray]:
@@ -61,7 +69,7 @@ def enumerate_arrays(problem: Problem) -> Iterator[np.ndarray]:
     resumable compiled kernel (n <= 64). Each yielded array is only valid until the next."""
     from . import _bitkernels as k
 
-    masks = _masks_array(problem)
+    masks, rule = _masks_array(problem), problem.rule
     state = k.new_state(masks)
     done = state[-1]
     batch = 1
@@ -69,7 +77,7 @@ def enumerate_arrays(problem: Problem) -> Iterator[np.ndarray]:
     while not done[1]:
         if out.shape[0] != batch:
             out = np.empty((batch, problem.n), dtype=np.int16)
-        got = k.enumerate_batch(masks, problem.rule.diagonals, *state, out)
+        got = k.enumerate_batch(masks, rule.diagonals, rule.knight, problem.torus, *state, out)
         if got:
             yield out[:got]
         batch = min(batch * 2, MAX_BATCH)
@@ -121,14 +129,32 @@ class BitmaskBackend(Backend):
 
     def solutions(self, problem: Problem) -> Iterator[Solution]:
         if problem.n > MAX_COMPILED_N:
-            yield from _python_solutions(problem.row_masks, problem.rule.diagonals)
+            yield from _python_solutions(problem)
             return
         for batch in enumerate_arrays(problem):
             yield from map(tuple, batch.tolist())
 
+    def first(self, problem: Problem) -> Outcome:
+        """Above 64 columns a plain queen or rook board gets the explicit O(n) construction
+        (a search would take far too long on huge boards); otherwise the first solution in
+        lexicographic order."""
+        plain = problem.is_plain and not problem.torus and problem.piece in ("queen", "rook")
+        if problem.n <= MAX_COMPILED_N or not plain:
+            return super().first(problem)
+        from .. import construct
+
+        sol = construct.queens(problem.n) if problem.piece == "queen" else construct.rooks(problem.n)
+        why = problem.explain(sol)
+        if why:  # the construction is proven; this guards our transcription of it
+            raise BackendError(f"internal error: constructed placement {why}")
+        return Outcome(Status.SOLVED, sol)
+
     def count(self, problem: Problem) -> int:
         if problem.n > MAX_COMPILED_N:
             return super().count(problem)
+        if problem.rule.knight or problem.torus:
+            # Variants have no count kernel: count the enumerated batches.
+            return sum(batch.shape[0] for batch in enumerate_arrays(problem))
         from .. import parallel
 
         masks, diag = _masks_array(problem), problem.rule.diagonals

@@ -33,9 +33,19 @@ def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVa
         for i in range(n)
     ]
     model.add_all_different(q)
-    if problem.rule.diagonals:
+    if problem.rule.diagonals and not problem.torus:
         model.add_all_different(q[i] + i for i in range(n))
         model.add_all_different(q[i] - i for i in range(n))
+    if problem.rule.diagonals and problem.torus:  # diagonals wrap: the same sums modulo n
+        for sign in (1, -1):
+            wrapped = [model.new_int_var(0, n - 1, f"t{sign}_{i}") for i in range(n)]
+            for i in range(n):
+                model.add_modulo_equality(wrapped[i], q[i] + sign * i + n, n)
+            model.add_all_different(wrapped)
+    for i in range(n):  # knight moves (superqueens): forbidden column offsets between rows
+        for j in range(i + 1, n):
+            for d in problem.rule.knight_offsets(j - i, n, problem.torus):
+                model.add(q[j] - q[i] != d)
     return model, q
 
 
