@@ -51,7 +51,10 @@ class _Group(TyperGroup):
             # click in recent releases, so they are recognised by their interface.
             if not hasattr(exc, "format_message"):
                 raise
-            _fail(exc.format_message())
+            message = exc.format_message()
+            if not message:  # bare `nqueens generate`: the help was the answer
+                sys.exit(getattr(exc, "exit_code", 2))
+            _fail(message)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
@@ -404,6 +407,27 @@ def show(
         if why:
             raise UserError(f"not a solution: {why}")
     typer.echo("\n".join(draw(p, sol)))
+
+
+generate_app = typer.Typer(help="Write benchmark instances.", no_args_is_help=True)
+app.add_typer(generate_app, name="generate")
+
+
+@generate_app.command("blocked")
+def generate_blocked(
+    n: Annotated[int, typer.Option("--n", help="Board size.")],
+    blocks: Annotated[int, typer.Option("--blocks", help="Squares to block.")],
+    min_free: Annotated[int, typer.Option("--min-free", help="Free squares every row and column keeps.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="The .param file (default stdout).")] = None,
+) -> None:
+    """A random blocked n-queens instance (CSPLib prob080 model) as a CSPLib .param file."""
+    from .formats import write_param
+    from .generate import blocked_instance
+
+    text = write_param(blocked_instance(n, blocks, min_free, seed)).encode()
+    with _output(output) as out:
+        out.write(text)
 
 
 def main() -> None:

@@ -133,7 +133,7 @@ def test_every_shipped_model_runs(name):
         (["solve", "8", "--format", "xml"], "unknown format"),
         (["count", "16", "-b", "cpsat", "--time-limit", "0.2"], "time limit"),
         (["first", "60", "-b", "cpsat", "--time-limit", "0.001"], "time limit"),
-        (["count", "8", "--time-limit", "1"], "backend 'bitmask' does not take option(s) time_limit"),
+        (["count", "8", "-b", "constraint", "--time-limit", "1"], "constraint' does not take option(s) time_limit"),
         (["count", "8", "-b", "constraint", "--workers", "2"], "does not take option(s) workers"),
         (["solve", "--model", "/no/such.toml"], "cannot read"),
         (["solve"], "give the board size"),

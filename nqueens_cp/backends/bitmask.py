@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..problem import Problem, Solution
-from .base import Backend, BackendError, Outcome, Status
+from .base import Backend, BackendError, Outcome, Status, TimeLimitReached
 
 #: Boards up to this many columns fit one uint64 per row and run compiled.
 MAX_COMPILED_N = 64
@@ -114,6 +114,10 @@ def split(problem: Problem, depth: int) -> list[Subproblem]:
     return states
 
 
+#: Placements the constrained-board search makes between two looks at the clock (and at Ctrl-C):
+#: a fraction of a second.
+MRV_BUDGET = 500_000
+
 #: Boards at least this large are counted on a process pool when workers > 1; below it the
 #: whole count takes less than a pool costs to start.
 PARALLEL_FROM_N = 13
@@ -121,11 +125,42 @@ PARALLEL_FROM_N = 13
 
 class BitmaskBackend(Backend):
     """Options: `workers`, the processes a count may use (default: every core the process may
-    run on; 1 counts in this process), and `progress`, a callback (done, total) over the
-    sub-problems of a count."""
+    run on; 1 counts in this process), `progress`, a callback (done, total) over the
+    sub-problems of a count, and `time_limit` in seconds for `first` and `count` on
+    constrained boards (reached: unknown, never "no solution")."""
 
     name = "bitmask"
-    options = frozenset({"workers", "progress"})
+    options = frozenset({"workers", "progress", "time_limit"})
+
+    @staticmethod
+    def constrained(problem: Problem) -> bool:
+        """Blocked or fixed squares on a queen or rook board up to 64 columns: searched most
+        constrained line first (`_mrvkernel`); plain boards keep the row-order search."""
+        return not problem.is_plain and not problem.torus and not problem.rule.knight and problem.n <= MAX_COMPILED_N
+
+    def _mrv(self, problem: Problem, stop_at: int) -> tuple[int, Solution | None]:
+        """(solutions, the last one found) by the constrained-board search, in budgeted steps."""
+        import time
+
+        from . import _mrvkernel as k
+
+        masks = _masks_array(problem)
+        state = k.new_state(problem.n)
+        k.start(masks, *state)
+        place = np.zeros(problem.n, np.int64)
+        limit = self.settings.get("time_limit")
+        began = time.monotonic()
+        found, last = 0, None
+        while not state[-1][1]:
+            got, _ = k.run(masks, problem.rule.diagonals, *state, stop_at - found if stop_at else 0, MRV_BUDGET, place)
+            if got:
+                found += got
+                last = tuple(int(c) for c in place)
+                if found == stop_at:
+                    break
+            if limit and time.monotonic() - began > limit:
+                raise TimeLimitReached(self.name, limit, found)
+        return found, last
 
     def solutions(self, problem: Problem) -> Iterator[Solution]:
         if problem.n > MAX_COMPILED_N:
@@ -138,6 +173,12 @@ class BitmaskBackend(Backend):
         """Above 64 columns a plain queen or rook board gets the explicit O(n) construction
         (a search would take far too long on huge boards); otherwise the first solution in
         lexicographic order."""
+        if self.constrained(problem):
+            try:
+                found, sol = self._mrv(problem, stop_at=1)
+            except TimeLimitReached:
+                return Outcome(Status.TIME_LIMIT)
+            return Outcome(Status.SOLVED, sol) if found else Outcome(Status.NO_SOLUTION)
         plain = problem.is_plain and not problem.torus and problem.piece in ("queen", "rook")
         if problem.n <= MAX_COMPILED_N or not plain:
             return super().first(problem)
@@ -152,6 +193,8 @@ class BitmaskBackend(Backend):
     def count(self, problem: Problem) -> int:
         if problem.n > MAX_COMPILED_N:
             return super().count(problem)
+        if self.constrained(problem):
+            return self._mrv(problem, stop_at=0)[0]
         if problem.rule.knight or problem.torus:
             # Variants have no count kernel: count the enumerated batches.
             return sum(batch.shape[0] for batch in enumerate_arrays(problem))

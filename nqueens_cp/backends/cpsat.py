@@ -55,39 +55,48 @@ _DONE = object()
 #: thread inside C++ at interpreter exit, which aborts the process; so exit stops them first,
 #: and collects solvers still held by reference cycles (an interrupted search's traceback)
 #: while the interpreter can still destroy them cleanly.
-_RUNNING: set[tuple[threading.Event, cp_model.CpSolver, threading.Thread]] = set()
+_RUNNING: set[tuple[threading.Event, cp_model.CpSolver, threading.Event]] = set()
 
 
 @atexit.register
 def _stop_running() -> None:
-    for stop, solver, thread in list(_RUNNING):
+    for stop, solver, done in list(_RUNNING):
         stop.set()
-        solver.stop_search()
-        thread.join()
+        _wait_stopped(solver, done)
     gc.collect()
+
+
+def _wait_stopped(solver: cp_model.CpSolver, done: threading.Event) -> None:
+    """Stop the search and wait until its thread has left the solver. Waits on an Event set by
+    that thread rather than on Thread.join, which we saw return after a Ctrl-C with the thread
+    still inside C++ (the process then aborted at exit)."""
+    solver.stop_search()
+    while not done.wait(0.1):
+        solver.stop_search()
 
 
 def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: Any = None) -> Any:
     """solver.solve in a helper thread while this thread waits in short, interruptible steps,
     so Ctrl-C raises KeyboardInterrupt here promptly and stops the search."""
     result: dict[str, Any] = {}
+    done = threading.Event()
 
     def run() -> None:
         try:
             result["status"] = solver.solve(model, callback)
         except BaseException as exc:  # handed to the waiting thread
             result["error"] = exc
+        finally:
+            done.set()
 
-    worker = threading.Thread(target=run, name="cpsat-solve", daemon=True)
-    running = (threading.Event(), solver, worker)
+    running = (threading.Event(), solver, done)
     _RUNNING.add(running)
-    worker.start()
+    threading.Thread(target=run, name="cpsat-solve", daemon=True).start()
     try:
-        while worker.is_alive():
-            worker.join(0.1)
+        while not done.wait(0.1):
+            pass
     finally:
-        solver.stop_search()
-        worker.join()
+        _wait_stopped(solver, done)
         _RUNNING.discard(running)
     if "error" in result:
         raise result["error"]
@@ -163,6 +172,7 @@ class CpSatBackend(Backend):
         model, solver = self._enumeration(problem)
         out: queue.Queue[Any] = queue.Queue(maxsize=1024)
         stop = threading.Event()
+        done = threading.Event()
         result: dict[str, Any] = {}
 
         def run() -> None:
@@ -171,6 +181,7 @@ class CpSatBackend(Backend):
             except BaseException as exc:  # handed to the consumer thread
                 result["error"] = exc
             finally:
+                done.set()
                 # The consumer may have gone away; never block on the end marker.
                 while not stop.is_set():
                     try:
@@ -179,10 +190,9 @@ class CpSatBackend(Backend):
                     except queue.Full:
                         continue
 
-        worker = threading.Thread(target=run, name="cpsat-enumerate", daemon=True)
-        running = (stop, solver, worker)
+        running = (stop, solver, done)
         _RUNNING.add(running)
-        worker.start()
+        threading.Thread(target=run, name="cpsat-enumerate", daemon=True).start()
         found = 0
         try:
             while (item := out.get()) is not _DONE:
@@ -190,8 +200,7 @@ class CpSatBackend(Backend):
                 yield item
         finally:
             stop.set()
-            solver.stop_search()
-            worker.join()
+            _wait_stopped(solver, done)
             _RUNNING.discard(running)
         if "error" in result:
             raise result["error"]

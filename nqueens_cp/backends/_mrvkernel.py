@@ -1,0 +1,170 @@
+"""numba kernel of the bitmask backend's search for constrained boards (blocked or fixed squares).
+
+Instead of filling rows top to bottom, each step branches on the most constrained line: the
+unfilled row or column with the fewest free squares, counted by popcount over per-row and
+per-column bitmasks kept side by side. Placing a piece clears what it attacks in both views
+with O(n) word operations, and the search fails as soon as an unfilled row or column has no
+free square. Every solution is reached exactly once (a branch fixes the one square a line
+holds), so the same loop counts and finds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> _ONE) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return int((x * _H01) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def _bit(i, n):
+    """Bit i if 0 <= i < n, else 0."""
+    if 0 <= i < n:
+        return _ONE << np.uint64(i)
+    return _ZERO
+
+
+@njit(cache=True, inline="always")
+def _lowbit_index(a):
+    i = 0
+    while (a >> np.uint64(i)) & _ONE == _ZERO:
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def _place(rf, cf, src, dst, r, c, n, diag):
+    """Copy level src to dst and put a piece on (r, c): clear row r, column c and, for queens,
+    both diagonals through it, in the row view and the column view."""
+    for i in range(n):
+        rf[dst, i] = rf[src, i]
+        cf[dst, i] = cf[src, i]
+    for r2 in range(n):
+        d = r2 - r
+        kill = _bit(c, n)
+        if diag:
+            kill |= _bit(c + d, n) | _bit(c - d, n)
+        rf[dst, r2] &= ~kill
+    for c2 in range(n):
+        d = c2 - c
+        kill = _bit(r, n)
+        if diag:
+            kill |= _bit(r + d, n) | _bit(r - d, n)
+        cf[dst, c2] &= ~kill
+    rf[dst, r] = _ZERO
+    cf[dst, c] = _ZERO
+
+
+@njit(cache=True)
+def _select(rf, cf, level, rows_done, cols_done, n):
+    """The most constrained unfilled line as (kind, index, free squares): kind 0 a row, 1 a
+    column; free squares 0 means a dead end."""
+    best = n + 1
+    kind = 0
+    index = -1
+    for i in range(n):
+        if (rows_done >> np.uint64(i)) & _ONE == _ZERO:
+            k = _popcount(rf[level, i])
+            if k < best:
+                best, kind, index = k, 0, i
+                if k == 0:
+                    return kind, index, 0
+        if (cols_done >> np.uint64(i)) & _ONE == _ZERO:
+            k = _popcount(cf[level, i])
+            if k < best:
+                best, kind, index = k, 1, i
+                if k == 0:
+                    return kind, index, 0
+    return kind, index, best
+
+
+def new_state(n: int) -> tuple[np.ndarray, ...]:
+    """Search state for `run`: per level the row and column views, the lines already filled,
+    the line branched on, its untried squares and the square placed; st = [level, done]."""
+    levels = n + 1
+    return (
+        np.zeros((levels, n), np.uint64),  # rf: free columns of each row
+        np.zeros((levels, n), np.uint64),  # cf: free rows of each column
+        np.zeros(levels, np.uint64),  # rows_done
+        np.zeros(levels, np.uint64),  # cols_done
+        np.zeros(levels, np.int64),  # kind: 0 row, 1 column
+        np.zeros(levels, np.int64),  # index of that line
+        np.zeros(levels, np.uint64),  # cand: its squares not tried yet
+        np.zeros(levels, np.int64),  # pr: row placed at this level
+        np.zeros(levels, np.int64),  # pc: column placed at this level
+        np.zeros(2, np.int64),  # st
+    )
+
+
+@njit(cache=True)
+def start(masks, rf, cf, rows_done, cols_done, kind, index, cand, pr, pc, st):
+    n = masks.shape[0]
+    for r in range(n):
+        rf[0, r] = masks[r]
+        for c in range(n):
+            if (masks[r] >> np.uint64(c)) & _ONE:
+                cf[0, c] |= _ONE << np.uint64(r)
+    k0, i0, free = _select(rf, cf, 0, _ZERO, _ZERO, n)
+    st[0] = 0
+    st[1] = 1 if free == 0 else 0
+    kind[0], index[0] = k0, i0
+    if free:
+        cand[0] = rf[0, i0] if k0 == 0 else cf[0, i0]
+
+
+@njit(cache=True)
+def run(masks, diag, rf, cf, rows_done, cols_done, kind, index, cand, pr, pc, st, stop_at, budget, place):
+    """Go on with the search: stop after `stop_at` solutions (0: never) or `budget` placements.
+    Returns (solutions found in this call, placements made); st[1] is set when the search is
+    over. The last solution found is written to `place`."""
+    n = masks.shape[0]
+    found = 0
+    nodes = 0
+    d = st[0]
+    while st[1] == 0:
+        if d < 0:
+            st[1] = 1
+            break
+        if nodes >= budget:
+            break
+        a = cand[d]
+        if a == _ZERO:
+            d -= 1
+            continue
+        bit = a & (~a + _ONE)
+        cand[d] = a ^ bit
+        j = _lowbit_index(bit)
+        r, c = (index[d], j) if kind[d] == 0 else (j, index[d])
+        pr[d], pc[d] = r, c
+        nodes += 1
+        _place(rf, cf, d, d + 1, r, c, n, diag)
+        rows_done[d + 1] = rows_done[d] | (_ONE << np.uint64(r))
+        cols_done[d + 1] = cols_done[d] | (_ONE << np.uint64(c))
+        if d + 1 == n:
+            found += 1
+            for i in range(n):
+                place[pr[i]] = pc[i]
+            if found == stop_at:
+                break
+            continue
+        k1, i1, free = _select(rf, cf, d + 1, rows_done[d + 1], cols_done[d + 1], n)
+        if free == 0:
+            continue
+        d += 1
+        kind[d], index[d] = k1, i1
+        cand[d] = rf[d, i1] if k1 == 0 else cf[d, i1]
+    st[0] = d
+    return found, nodes

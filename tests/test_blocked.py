@@ -1,0 +1,72 @@
+"""Constrained boards (issue 6): the most-constrained-line search and the instance generator."""
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import Problem
+from nqueens_cp.backends import Status
+from nqueens_cp.formats import read_model
+from nqueens_cp.generate import blocked_instance
+
+from .test_cli import run
+
+
+def free_per_line(p: Problem) -> tuple[list[int], list[int]]:
+    blocked = set(p.blocked)
+    rows = [sum((r, c) not in blocked for c in range(p.n)) for r in range(p.n)]
+    cols = [sum((r, c) not in blocked for r in range(p.n)) for c in range(p.n)]
+    return rows, cols
+
+
+@pytest.mark.parametrize("min_free", [1, 2, 3, 4])
+def test_generator_follows_the_csplib_model(min_free):
+    p = blocked_instance(28, 595, min_free, seed=min_free)
+    assert len(p.blocked) == 595
+    rows, cols = free_per_line(p)
+    assert min(rows) >= min_free and min(cols) >= min_free
+    assert blocked_instance(28, 595, min_free, seed=min_free) == p  # seeded
+    assert blocked_instance(28, 595, min_free, seed=min_free + 10) != p
+
+
+def test_generator_refuses_the_impossible():
+    with pytest.raises(nq.InvalidProblem, match="cannot block 60 squares"):
+        blocked_instance(8, 60, 2)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hard_boards_are_decided_and_cross_checked(seed):
+    """First and count by the constrained search against CP-SAT on generated n = 28 boards."""
+    p = blocked_instance(28, 595, 1 + seed % 4, seed=seed)
+    mine = nq.get_backend("bitmask").first(p)
+    theirs = nq.get_backend("cpsat").first(p)
+    assert {mine.status, theirs.status} <= {Status.SOLVED, Status.NO_SOLUTION}
+    assert mine.status == theirs.status
+    if mine.solution is not None:
+        assert p.is_solution(mine.solution)
+    assert nq.count(p) == nq.count(p, backend="cpsat")
+
+
+def test_constrained_count_matches_the_row_search_on_blocked_and_fixed_boards():
+    for p in (
+        Problem(12, blocked=[(0, 0), (3, 4), (7, 7), (11, 2)], fixed=[(5, 6)]),
+        Problem(11, "rook", blocked=[(r, (r * 3) % 11) for r in range(11)]),
+        blocked_instance(14, 60, 2, seed=5),
+    ):
+        assert nq.count(p) == sum(1 for _ in nq.solve(p))
+
+
+def test_time_limit_is_unknown_not_no_solution():
+    p = blocked_instance(56, 2734, 1, seed=1)  # about 13 million placements to decide
+    b = nq.get_backend("bitmask", time_limit=0.01)
+    assert b.first(p).status is Status.TIME_LIMIT
+    with pytest.raises(nq.TimeLimitReached):
+        b.count(p)
+
+
+def test_cli_generate_writes_a_readable_param(tmp_path):
+    out = tmp_path / "g.param"
+    r = run("generate", "blocked", "--n", 20, "--blocks", 250, "--min-free", 2, "--seed", 7, "-o", out)
+    assert r.exit_code == 0
+    assert read_model(out) == blocked_instance(20, 250, 2, seed=7)
+    r = run("generate", "blocked", "--n", 8, "--blocks", 60, "--min-free", 2)
+    assert r.exit_code == 2 and "cannot block" in r.stderr
