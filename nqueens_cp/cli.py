@@ -244,20 +244,36 @@ def count(
     time_limit: TimeOpt = None,
     workers: WorkersOpt = None,
     unique: Annotated[bool, typer.Option("--unique", help="Count symmetry classes (fundamental solutions).")] = False,
+    dask: Annotated[
+        str | None, typer.Option("--dask", metavar="ADDRESS", help="Count on a Dask scheduler, or 'local'.")
+    ] = None,
+    checkpoint: Annotated[
+        Path | None, typer.Option("--checkpoint", help="Record finished sub-problems here; resume from it.")
+    ] = None,
+    depth: Annotated[int, typer.Option("--depth", min=1, help="Rows fixed per sub-problem (--dask/--checkpoint).")] = 3,
 ) -> None:
     """Print the number of solutions."""
     p = _problem(n, piece, block, fix, model, torus)
-    opts = _options(time_limit=time_limit, workers=workers)
     record: dict[str, Any] = {"n": p.n, "piece": p.piece, "backend": backend}
     start = time.perf_counter()
-    if unique:
+    if dask is not None or checkpoint is not None:
+        from .parallel import default_workers
+        from .partition import count_partitioned, dask_runner, pool_runner
+
+        if backend != "bitmask" or unique or time_limit is not None:
+            raise UserError("--dask and --checkpoint count with the bitmask backend, without --unique or --time-limit")
+        runner = dask_runner(dask, workers) if dask else pool_runner(workers or default_workers())
+        with _progress("sub-problems") as progress:
+            record["count"] = count_partitioned(p, depth, runner, checkpoint, progress)
+    elif unique:
         from .symmetry import count_unique
 
-        result = count_unique(p, backend, **opts)
+        result = count_unique(p, backend, **_options(time_limit=time_limit))
         record |= {"count": result.unique, "total": result.total, "symmetries": list(result.symmetries)}
         if not as_json:
             _note_symmetries(result.symmetries)
     else:
+        opts = _options(time_limit=time_limit, workers=workers)
         with _progress("sub-problems") as progress:
             if progress and backend == "bitmask":
                 opts["progress"] = progress

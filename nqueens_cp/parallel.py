@@ -11,7 +11,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -37,13 +37,31 @@ def count_one(masks: np.ndarray, diag: bool, sub: Subproblem) -> int:
     return w * int(kernel(masks, r, u(cols), u(d1), u(d2)))
 
 
-def _count_in_worker(sub: Subproblem) -> int:
+def _count_in_worker(item: tuple[int, Subproblem]) -> tuple[int, int]:
     assert _MASKS is not None
-    return count_one(_MASKS, _DIAG, sub)
+    return item[0], count_one(_MASKS, _DIAG, item[1])
 
 
 def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def pool_counts(
+    masks: np.ndarray, diag: bool, items: Sequence[tuple[int, Subproblem]], workers: int
+) -> Iterator[tuple[int, int]]:
+    """(index, weighted count) of each numbered sub-problem as a worker finishes it."""
+    count_one(masks, diag, (0, masks.shape[0] - 1, 0, 0, 0))  # load the kernel before forking
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else methods[0])
+    pool = ctx.Pool(workers, initializer=_init, initargs=(masks, diag))
+    try:
+        yield from pool.imap_unordered(_count_in_worker, items, chunksize=4)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
 
 
 def count_parallel(
@@ -53,20 +71,9 @@ def count_parallel(
     workers: int,
     progress: Callable[[int, int], None] | None = None,
 ) -> int:
-    count_one(masks, diag, (0, masks.shape[0] - 1, 0, 0, 0))  # load the kernel before forking
-    methods = mp.get_all_start_methods()
-    ctx = mp.get_context("fork" if "fork" in methods else methods[0])
     total = 0
-    pool = ctx.Pool(workers, initializer=_init, initargs=(masks, diag))
-    try:
-        for i, part in enumerate(pool.imap_unordered(_count_in_worker, subs, chunksize=4), 1):
-            total += part
-            if progress:
-                progress(i, len(subs))
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    for done, (_, part) in enumerate(pool_counts(masks, diag, list(enumerate(subs)), workers), 1):
+        total += part
+        if progress:
+            progress(done, len(subs))
     return total

@@ -1,13 +1,17 @@
 """Constrained boards (issue 6): the most-constrained-line search and the instance generator."""
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends import Status
+from nqueens_cp.backends.bitmask import BitmaskBackend
 from nqueens_cp.formats import read_model
 from nqueens_cp.generate import blocked_instance
 
+from .conftest import brute_force_problem
 from .test_cli import run
 
 
@@ -47,9 +51,11 @@ def test_hard_boards_are_decided_and_cross_checked(seed):
 
 
 def test_constrained_count_matches_the_row_search_on_blocked_and_fixed_boards():
+    """Counts (whichever search the backend picks) against the row-order enumeration."""
     for p in (
         Problem(12, blocked=[(0, 0), (3, 4), (7, 7), (11, 2)], fixed=[(5, 6)]),
-        Problem(11, "rook", blocked=[(r, (r * 3) % 11) for r in range(11)]),
+        Problem(8, "rook", blocked=[(r, (r * 3) % 8) for r in range(8)]),
+        blocked_instance(20, 200, 1, seed=0),  # over half unusable: counted by the constrained search
         blocked_instance(14, 60, 2, seed=5),
     ):
         assert nq.count(p) == sum(1 for _ in nq.solve(p))
@@ -70,3 +76,26 @@ def test_cli_generate_writes_a_readable_param(tmp_path):
     assert read_model(out) == blocked_instance(20, 250, 2, seed=7)
     r = run("generate", "blocked", "--n", 8, "--blocks", 60, "--min-free", 2)
     assert r.exit_code == 2 and "cannot block" in r.stderr
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_constrained_search_matches_brute_force(data):
+    """The most-constrained-line search itself (first and full count) on random small boards,
+    heavily blocked or not, against the brute force written in the tests."""
+    n = data.draw(st.integers(1, 7))
+    piece = data.draw(st.sampled_from(["queen", "rook"]))
+    squares = [(r, c) for r in range(n) for c in range(n)]
+    blocked = data.draw(st.lists(st.sampled_from(squares), max_size=n * n * 2 // 3))
+    free = [sq for sq in squares if sq not in blocked]
+    fixed = data.draw(st.lists(st.sampled_from(free), max_size=2)) if free else []
+    try:
+        p = Problem(n, piece, blocked, fixed)
+    except nq.InvalidProblem:
+        p = Problem(n, piece, blocked)
+    backend = BitmaskBackend()
+    expected = brute_force_problem(p)
+    count, _ = backend._mrv(p, stop_at=0)
+    assert count == len(expected)
+    found, sol = backend._mrv(p, stop_at=1)
+    assert found == min(1, len(expected)) and (sol is None or sol in expected)

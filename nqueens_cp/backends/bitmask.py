@@ -134,8 +134,9 @@ class BitmaskBackend(Backend):
 
     @staticmethod
     def constrained(problem: Problem) -> bool:
-        """Blocked or fixed squares on a queen or rook board up to 64 columns: searched most
-        constrained line first (`_mrvkernel`); plain boards keep the row-order search."""
+        """Blocked or fixed squares on a queen or rook board up to 64 columns: `first` searches
+        most constrained line first (`_mrvkernel`), and so does `count` on boards more than half
+        unusable; plain boards keep the row-order search."""
         return not problem.is_plain and not problem.torus and not problem.rule.knight and problem.n <= MAX_COMPILED_N
 
     def _mrv(self, problem: Problem, stop_at: int) -> tuple[int, Solution | None]:
@@ -193,7 +194,11 @@ class BitmaskBackend(Backend):
     def count(self, problem: Problem) -> int:
         if problem.n > MAX_COMPILED_N:
             return super().count(problem)
-        if self.constrained(problem):
+        if self.constrained(problem) and sum(m.bit_count() for m in problem.row_masks) < problem.n**2 / 2:
+            # Counting visits every solution; the constrained search pays per solution, the row
+            # search does not (its last row is counted, not placed). Measured: the constrained
+            # search wins once over half the board is unusable (n = 20, 200 blocked: 0.64 s
+            # against 1.12 s), the row search below that (n = 13, one blocked: 0.07 s against 1.05 s).
             return self._mrv(problem, stop_at=0)[0]
         if problem.rule.knight or problem.torus:
             # Variants have no count kernel: count the enumerated batches.
