@@ -188,3 +188,13 @@ def test_installed_script_ctrl_c_is_quiet():
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and b"Traceback" not in err
+
+
+def test_bitmask_runs_never_import_the_other_solvers():
+    code = (
+        "import sys; from nqueens_cp.cli import main; sys.argv = ['nqueens', 'count', '8'];\n"
+        "try: main()\nexcept SystemExit: pass\n"
+        "print(sorted(m for m in ('ortools', 'constraint', 'distributed', 'matplotlib') if m in sys.modules))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout.split() == ["92", "[]"]
