@@ -46,27 +46,27 @@ def _lowbit_index(a):
     return i
 
 
+@njit(cache=True, inline="always")
+def _clear(view, level, line, pos, n, diag):
+    """In one view (rows, or columns), a piece on line `line` at position `pos`: empty that
+    line and, in every other line i, clear position pos and for queens pos +/- (i - line)."""
+    for i in range(n):
+        d = i - line
+        kill = _bit(pos, n)
+        if diag:
+            kill |= _bit(pos + d, n) | _bit(pos - d, n)
+        view[level, i] &= ~kill
+    view[level, line] = _ZERO
+
+
 @njit(cache=True)
 def _place(rf, cf, src, dst, r, c, n, diag):
-    """Copy level src to dst and put a piece on (r, c): clear row r, column c and, for queens,
-    both diagonals through it, in the row view and the column view."""
+    """Copy level src to dst and put a piece on (r, c) in the row view and the column view."""
     for i in range(n):
         rf[dst, i] = rf[src, i]
         cf[dst, i] = cf[src, i]
-    for r2 in range(n):
-        d = r2 - r
-        kill = _bit(c, n)
-        if diag:
-            kill |= _bit(c + d, n) | _bit(c - d, n)
-        rf[dst, r2] &= ~kill
-    for c2 in range(n):
-        d = c2 - c
-        kill = _bit(r, n)
-        if diag:
-            kill |= _bit(r + d, n) | _bit(r - d, n)
-        cf[dst, c2] &= ~kill
-    rf[dst, r] = _ZERO
-    cf[dst, c] = _ZERO
+    _clear(rf, dst, r, c, n, diag)
+    _clear(cf, dst, c, r, n, diag)
 
 
 @njit(cache=True)
