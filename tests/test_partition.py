@@ -106,3 +106,15 @@ def test_unreachable_scheduler_is_one_line():
     pytest.importorskip("distributed")
     r = run("count", 8, "--dask", "tcp://127.0.0.1:9")
     assert r.exit_code == 2 and "cannot reach the Dask scheduler" in r.stderr
+
+
+def test_missing_dask_is_a_clear_message(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "distributed", None)  # import now fails
+    r = run("count", 8, "--dask", "local")
+    assert r.exit_code == 2 and "pip install 'nqueens_cp[dask]'" in r.stderr
+
+
+def test_missing_matplotlib_is_a_clear_message(monkeypatch, tmp_path):
+    monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)
+    r = run("compare", "--n", "4..5", "--backends", "bitmask,cpsat", "--plot", tmp_path / "t.png")
+    assert r.exit_code == 2 and "pip install 'nqueens_cp[plot]'" in r.stderr
