@@ -107,3 +107,14 @@ def test_cli_unique():
     r = run("count", 8, "--unique", "--block", "0,1")
     assert r.stdout.strip() == str(nq.count(Problem(8, blocked=[(0, 1)])))
     assert "under 1 symmetries: identity" in r.stderr
+
+
+def test_rook_classes_match_oeis_a000903():
+    # A000903: placements of n non-attacking rooks up to the symmetries of the square
+    assert [count_unique(Problem(n, "rook")).unique for n in range(1, 9)] == [1, 1, 2, 7, 23, 115, 694, 5282]
+
+
+def test_symmetry_breaking_reaches_every_class():
+    # The restricted searches must find exactly the classes the unrestricted Python path finds.
+    for p in (Problem(9), Problem(10, "superqueen"), Problem(7, torus=True), Problem(6, "rook")):
+        assert count_unique(p) == count_unique(p, backend="cpsat")

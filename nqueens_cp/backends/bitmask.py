@@ -64,12 +64,14 @@ def _python_solutions(problem: Problem) -> Iterator[Solution]:
         avail[r] = masks[r] & ~(c | x | y | n1)
 
 
-def enumerate_arrays(problem: Problem) -> Iterator[np.ndarray]:
+def enumerate_arrays(problem: Problem, masks: np.ndarray | None = None) -> Iterator[np.ndarray]:
     """Every solution, in lexicographic order, as batches (rows of an int16 array) from the
-    resumable compiled kernel (n <= 64). Each yielded array is only valid until the next."""
+    resumable compiled kernel (n <= 64). Each yielded array is only valid until the next.
+    `masks` narrows the problem's own row masks (a search restricted on purpose)."""
     from . import _bitkernels as k
 
-    masks, rule = _masks_array(problem), problem.rule
+    rule = problem.rule
+    masks = _masks_array(problem) if masks is None else masks
     state = k.new_state(masks)
     done = state[-1]
     batch = 1
