@@ -49,11 +49,11 @@ def py_seconds(n: int, **kw) -> float:
     return seconds
 
 
-def unique_seconds(n: int) -> float:
+def unique_seconds(n: int, workers: int) -> float:
     from nqueens_cp.symmetry import count_unique
 
     start = time.perf_counter()
-    result = count_unique(n)
+    result = count_unique(n, workers=workers)
     seconds = time.perf_counter() - start
     assert (result.unique, result.total) == (A002562[n], A000170[n]), result
     return seconds
@@ -70,7 +70,7 @@ def main() -> None:
     nq.count(8)  # load the JIT cache outside the timings
     w = args.workers
     head = f"{'n':>3} {'C s':>8} {'1 worker s':>11} {'ratio':>6} {f'{w} workers s':>12} {'ratio':>6}"
-    print(head + (f" {'unique s':>9} {'ratio':>6}" if args.unique else ""))
+    print(head + (f" {f'unique {w}w s':>11} {'ratio':>6}" if args.unique else ""))
     for n in args.ns:
         cs, one, many, uniq = [], [], [], []
         for _ in range(args.repeat):
@@ -78,11 +78,11 @@ def main() -> None:
             one.append(py_seconds(n, workers=1))
             many.append(py_seconds(n, workers=w))
             if args.unique and n in A002562:
-                uniq.append(unique_seconds(n))
+                uniq.append(unique_seconds(n, w))
         c = min(cs)
         line = f"{n:>3} {c:8.3f} {min(one):11.3f} {min(one) / c:6.2f} {min(many):12.3f} {min(many) / c:6.2f}"
         if uniq:
-            line += f" {min(uniq):9.3f} {min(uniq) / c:6.2f}"
+            line += f" {min(uniq):11.3f} {min(uniq) / c:6.2f}"
         print(line, flush=True)
 
 

@@ -1,5 +1,5 @@
 """Counting on all cores: the bitmask search cut into independent sub-problems (the
-placements of the first rows) and counted by a process pool, combined exactly.
+placements of the first rows, or pinned row masks) and run by a process pool, combined exactly.
 
 Processes are forked where the platform allows, after the compiled kernel is loaded in the
 parent, so a worker starts in milliseconds instead of importing numba again. Workers ignore
@@ -11,20 +11,41 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
 from .backends.bitmask import Subproblem
 
-_MASKS: np.ndarray | None = None
-_DIAG = True
+#: What every task of the current pool shares (set in each worker by the initializer).
+_CONTEXT: Any = None
 
 
-def _init(masks: np.ndarray, diag: bool) -> None:
-    global _MASKS, _DIAG
-    _MASKS, _DIAG = masks, diag
+def _init(context: Any) -> None:
+    global _CONTEXT
+    _CONTEXT = context
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def worker_context() -> Any:
+    return _CONTEXT
+
+
+def pool_imap(func: Callable[[Any], Any], items: Iterable[Any], workers: int, context: Any, chunksize: int = 1):
+    """func over items on `workers` forked processes, results as they finish; `context` is
+    handed to every worker once (read it with worker_context())."""
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else methods[0])
+    pool = ctx.Pool(workers, initializer=_init, initargs=(context,))
+    try:
+        yield from pool.imap_unordered(func, items, chunksize=chunksize)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
 
 
 def count_one(masks: np.ndarray, diag: bool, sub: Subproblem) -> int:
@@ -38,8 +59,8 @@ def count_one(masks: np.ndarray, diag: bool, sub: Subproblem) -> int:
 
 
 def _count_in_worker(item: tuple[int, Subproblem]) -> tuple[int, int]:
-    assert _MASKS is not None
-    return item[0], count_one(_MASKS, _DIAG, item[1])
+    masks, diag = _CONTEXT
+    return item[0], count_one(masks, diag, item[1])
 
 
 def default_workers() -> int:
@@ -51,17 +72,7 @@ def pool_counts(
 ) -> Iterator[tuple[int, int]]:
     """(index, weighted count) of each numbered sub-problem as a worker finishes it."""
     count_one(masks, diag, (0, masks.shape[0] - 1, 0, 0, 0))  # load the kernel before forking
-    methods = mp.get_all_start_methods()
-    ctx = mp.get_context("fork" if "fork" in methods else methods[0])
-    pool = ctx.Pool(workers, initializer=_init, initargs=(masks, diag))
-    try:
-        yield from pool.imap_unordered(_count_in_worker, items, chunksize=4)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    return pool_imap(_count_in_worker, items, workers, (masks, diag), chunksize=4)
 
 
 def count_parallel(

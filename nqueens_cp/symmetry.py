@@ -105,25 +105,64 @@ def unique_solutions(problem: Problem | int, backend: str = "bitmask", **options
     return (s for s in solve(p, backend, **options) if canonical(s, group) == s)
 
 
-def count_unique(problem: Problem | int, backend: str = "bitmask", **options) -> UniqueCount:
-    """Count the symmetry classes. On the bitmask backend the canonical test runs compiled on
-    batches of enumerated solutions; other backends stream through the Python test."""
+def _canonical_counts(problem: Problem, ids: np.ndarray, masks: np.ndarray) -> tuple[int, int]:
+    """(canonical solutions, their orbit sizes) among the solutions within `masks`."""
+    from .backends import _bitkernels as k
+    from .backends.bitmask import enumerate_arrays
+
+    unique = total = 0
+    for batch in enumerate_arrays(problem, masks):
+        u, t = k.count_canonical(batch, ids)
+        unique += u
+        total += t
+    return unique, total
+
+
+def _canonical_task(masks: np.ndarray) -> tuple[int, int]:
+    from .parallel import worker_context
+
+    return _canonical_counts(*worker_context(), masks)
+
+
+def _pin_second_row(searches: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+    """Each search cut by the column of its second row: smaller tasks for a pool."""
+    for masks in searches:
+        row = int(masks[1]) if masks.shape[0] > 1 else 0
+        if not row:
+            yield masks
+        while row:
+            bit = row & -row
+            row ^= bit
+            pinned = masks.copy()
+            pinned[1] = np.uint64(bit)
+            yield pinned
+
+
+def count_unique(
+    problem: Problem | int, backend: str = "bitmask", workers: int | None = None, **options
+) -> UniqueCount:
+    """Count the symmetry classes. On the bitmask backend the searches of `_candidate_masks`
+    run compiled with the canonical test on their batches, on `workers` processes (default:
+    all cores from n = 13); other backends stream through the Python test."""
     p = as_problem(problem)
     group = problem_symmetries(p)
     if backend == "bitmask" and p.n <= 64:
-        from .backends import _bitkernels as k
-        from .backends.bitmask import enumerate_arrays
+        from .backends.bitmask import PARALLEL_FROM_N
+        from .parallel import default_workers, pool_imap
 
         ids = np.array([NAMES.index(g) for g in group], dtype=np.int64)
-        unique = total = 0
-        for masks in _candidate_masks(p, group):
-            for batch in enumerate_arrays(p, masks):
-                u, t = k.count_canonical(batch, ids)
-                unique += u
-                total += t
-        return UniqueCount(unique, total, group)
+        workers = workers or (default_workers() if p.n >= PARALLEL_FROM_N else 1)
+        if workers > 1:
+            _canonical_counts(Problem(4), ids, np.array(Problem(4).row_masks, np.uint64))  # JIT before fork
+            tasks = list(_pin_second_row(_candidate_masks(p, group)))
+            parts = list(pool_imap(_canonical_task, tasks, workers, (p, ids)))
+        else:
+            parts = [_canonical_counts(p, ids, masks) for masks in _candidate_masks(p, group)]
+        return UniqueCount(sum(u for u, _ in parts), sum(t for _, t in parts), group)
     from .api import solve
 
+    if workers is not None:
+        options["workers"] = workers
     unique = total = 0
     for s in solve(p, backend, **options):
         if canonical(s, group) == s:

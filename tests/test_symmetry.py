@@ -118,3 +118,8 @@ def test_symmetry_breaking_reaches_every_class():
     # The restricted searches must find exactly the classes the unrestricted Python path finds.
     for p in (Problem(9), Problem(10, "superqueen"), Problem(7, torus=True), Problem(6, "rook")):
         assert count_unique(p) == count_unique(p, backend="cpsat")
+
+
+def test_symmetry_classes_on_the_pool():
+    assert count_unique(13, workers=2) == count_unique(13, workers=1)
+    assert count_unique(13, workers=2).unique == A002562[12]
