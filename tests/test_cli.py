@@ -184,7 +184,7 @@ def test_installed_script_runs_and_pipes_quietly():
 def test_installed_script_ctrl_c_is_quiet():
     exe = _script()
     proc = subprocess.Popen([exe, "count", "17", "-b", "cpsat"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(3)
+    time.sleep(5)  # well past start-up (about 1.5 s): the interrupt must land in the search
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and b"Traceback" not in err
