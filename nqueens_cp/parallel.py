@@ -82,8 +82,15 @@ def count_parallel(
     workers: int,
     progress: Callable[[int, int], None] | None = None,
 ) -> int:
+    """The sum of the sub-problems' weighted counts, on a pool of `workers` processes (in this
+    process when workers is 1), reporting (done, total) to `progress` as each finishes."""
+    items = list(enumerate(subs))
+    if workers > 1:
+        parts: Iterable[tuple[int, int]] = pool_counts(masks, diag, items, workers)
+    else:
+        parts = ((i, count_one(masks, diag, sub)) for i, sub in items)
     total = 0
-    for done, (_, part) in enumerate(pool_counts(masks, diag, list(enumerate(subs)), workers), 1):
+    for done, (_, part) in enumerate(parts, 1):
         total += part
         if progress:
             progress(done, len(subs))

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .backends.bitmask import MAX_COMPILED_N, Subproblem, split
+from .backends.bitmask import MAX_COMPILED_N, Subproblem, masks_array, split
 from .problem import NQueensError, Problem
 
 Runner = Callable[[np.ndarray, bool, Sequence[tuple[int, Subproblem]]], Iterator[tuple[int, int]]]
@@ -122,7 +122,7 @@ def count_partitioned(
     if problem.n > MAX_COMPILED_N or problem.torus or problem.rule.knight:
         raise NQueensError("partitioned counting covers queen and rook boards up to 64 columns")
     subs = split(problem, depth)
-    masks = np.array(problem.row_masks, dtype=np.uint64)
+    masks = masks_array(problem)
     done: dict[int, int] = {}
     record: Callable[[int, int], None] = done.__setitem__
     if checkpoint is not None:

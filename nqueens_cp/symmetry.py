@@ -78,7 +78,9 @@ def _candidate_masks(problem: Problem, group: tuple[str, ...]) -> Iterator[np.nd
     (transpose, rot90, rot270, anti-transpose). So with c0 = s[0] <= (n-1)/2: the last row's
     piece lies in columns c0..n-1-c0, and the pieces of columns 0 and n-1 lie in rows
     c0..n-1-c0. One search per c0, each piece kept where those bounds allow it."""
-    base = np.array(problem.row_masks, dtype=np.uint64)
+    from .backends.bitmask import masks_array
+
+    base = masks_array(problem)
     n = problem.n
     if len(group) < len(NAMES) or n < 2:
         yield base
@@ -147,25 +149,22 @@ def count_unique(
     p = as_problem(problem)
     group = problem_symmetries(p)
     if backend == "bitmask" and p.n <= 64:
-        from .backends.bitmask import PARALLEL_FROM_N
+        from .backends.bitmask import PARALLEL_FROM_N, masks_array
         from .parallel import default_workers, pool_imap
 
         ids = np.array([NAMES.index(g) for g in group], dtype=np.int64)
         workers = workers or (default_workers() if p.n >= PARALLEL_FROM_N else 1)
         if workers > 1:
-            _canonical_counts(Problem(4), ids, np.array(Problem(4).row_masks, np.uint64))  # JIT before fork
+            _canonical_counts(Problem(4), ids, masks_array(Problem(4)))  # JIT before fork
             tasks = list(_pin_second_row(_candidate_masks(p, group)))
             parts = list(pool_imap(_canonical_task, tasks, workers, (p, ids)))
         else:
             parts = [_canonical_counts(p, ids, masks) for masks in _candidate_masks(p, group)]
         return UniqueCount(sum(u for u, _ in parts), sum(t for _, t in parts), group)
-    from .api import solve
-
     if workers is not None:
         options["workers"] = workers
     unique = total = 0
-    for s in solve(p, backend, **options):
-        if canonical(s, group) == s:
-            unique += 1
-            total += len(orbit(s, group))
+    for s in unique_solutions(p, backend, **options):
+        unique += 1
+        total += len(orbit(s, group))
     return UniqueCount(unique, total, group)

@@ -22,7 +22,8 @@ MAX_COMPILED_N = 64
 MAX_BATCH = 8192
 
 
-def _masks_array(problem: Problem) -> np.ndarray:
+def masks_array(problem: Problem) -> np.ndarray:
+    """The problem's row masks as the uint64 array the compiled kernels take."""
     return np.array(problem.row_masks, dtype=np.uint64)
 
 
@@ -71,7 +72,7 @@ def enumerate_arrays(problem: Problem, masks: np.ndarray | None = None) -> Itera
     from . import _bitkernels as k
 
     rule = problem.rule
-    masks = _masks_array(problem) if masks is None else masks
+    masks = masks_array(problem) if masks is None else masks
     state = k.new_state(masks)
     done = state[-1]
     batch = 1
@@ -147,7 +148,7 @@ class BitmaskBackend(Backend):
 
         from . import _mrvkernel as k
 
-        masks = _masks_array(problem)
+        masks = masks_array(problem)
         state = k.new_state(problem.n)
         k.start(masks, *state)
         place = np.zeros(problem.n, np.int64)
@@ -207,18 +208,12 @@ class BitmaskBackend(Backend):
             return sum(batch.shape[0] for batch in enumerate_arrays(problem))
         from .. import parallel
 
-        masks, diag = _masks_array(problem), problem.rule.diagonals
         workers = self.settings.get("workers") or parallel.default_workers()
+        if problem.n < PARALLEL_FROM_N:
+            workers = 1
+        # On a pool, three rows deep: ~n^3/6 sub-problems keep every worker busy to the end.
+        # In this process, two rows deep: ~n^2/2 calls of a few seconds at most up to n = 18,
+        # so Ctrl-C is seen between calls (a compiled call cannot be interrupted).
+        subs = split(problem, 3 if workers > 1 else 2)
         progress = self.settings.get("progress")
-        if workers > 1 and problem.n >= PARALLEL_FROM_N:
-            # Three rows deep: ~n^3/6 sub-problems, enough to keep every worker busy to the end.
-            return parallel.count_parallel(masks, diag, split(problem, 3), workers, progress)
-        # Two rows deep: ~n^2/2 calls of a few seconds at most up to n = 18, so Ctrl-C is seen
-        # between calls (a compiled call cannot be interrupted).
-        subs = split(problem, 2)
-        total = 0
-        for i, sub in enumerate(subs, 1):
-            total += parallel.count_one(masks, diag, sub)
-            if progress:
-                progress(i, len(subs))
-        return total
+        return parallel.count_parallel(masks_array(problem), problem.rule.diagonals, subs, workers, progress)
