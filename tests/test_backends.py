@@ -143,6 +143,20 @@ def test_bitmask_matches_brute_force(p):
     assert (first is None) == (not expected) and (first is None or first in expected)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_problem_strategy(8))
+def test_count_kernel_from_every_starting_row(p):
+    """The compiled count starts wherever a split leaves it: in the last row, the
+    second-to-last (counted branch-free) or above; every depth must add up to the brute force."""
+    from nqueens_cp.backends.bitmask import masks_array, split
+    from nqueens_cp.parallel import count_one
+
+    expected = len(brute_force_problem(p))
+    masks = masks_array(p)
+    for depth in range(p.n):
+        assert sum(count_one(masks, p.rule.diagonals, sub) for sub in split(p, depth)) == expected, depth
+
+
 def _csplib_cases():
     if not CSPLIB_DIR.exists():
         return []

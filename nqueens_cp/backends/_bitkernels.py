@@ -42,30 +42,52 @@ def _index(bit):
 
 
 @njit(cache=True, inline="always")
+def _last_two(m, diag, c, x, y, free):
+    """Completions of the last two rows, given the attacks (c, x, y) on the second-to-last row,
+    its free squares `free` and the last row's mask m. n-2 columns are taken, so `free` has at
+    most two squares and each leaves one column for the last row. Branch-free: at the bottom of
+    the search whether a square works is a coin toss a branch predictor loses."""
+    b = _lowbit(free)
+    e = free ^ b
+    if diag:
+        fb = m & ~(c | b | ((x | b) << _ONE) | ((y | b) >> _ONE))
+        fe = m & ~(c | e | ((x | e) << _ONE) | ((y | e) >> _ONE))
+    else:
+        fb = m & ~(c | b)
+        fe = m & ~(c | e)
+    return ((b != _ZERO) & (fb != _ZERO)) + ((e != _ZERO) & (fe != _ZERO))
+
+
+@njit(cache=True, inline="always")
 def _count_from(masks, diag, row0, cols0, d1_0, d2_0):
     """Number of completions of rows row0.. given the attacks (cols0, d1_0, d2_0) on row0.
 
-    The current row's state lives in locals and is pushed only when descending, and a dead
-    end one row down is skipped without a push: this is what brings the loop to C speed."""
+    What brings the loop below the C yardstick's time (measured in benchmarks/bench_count.py):
+    the current row's state lives in locals; a frame is pushed only for a row with squares
+    left to try, so the last square descends like a tail call; a dead end one row down is
+    skipped without a push; the last two rows are counted branch-free (`_last_two`); and row
+    indices are unsigned, so numba emits no negative-index wraparound in the loop."""
     n = masks.shape[0]
     last = n - 1
     a = masks[row0] & ~(cols0 | d1_0 | d2_0)
     if row0 == last:
-        return 1 if a != _ZERO else 0
-    avail = np.empty(n, np.uint64)
-    cols = np.empty(n, np.uint64)
-    d1 = np.empty(n, np.uint64)
-    d2 = np.empty(n, np.uint64)
-    r = row0
+        return int(a != _ZERO)
+    m = masks[last]
+    if row0 == last - 1:
+        return _last_two(m, diag, cols0, d1_0, d2_0, a)
+    frames = np.empty(8 * n, np.uint64)  # (squares left, cols, d1, d2, row, -, -, -) per open row
+    sp = _ZERO
+    two = np.uint64(2)
+    three = np.uint64(3)
+    four = np.uint64(4)
+    stride = np.uint64(8)  # a frame per cache line
+    bottom = np.uint64(last - 2)  # from this row, the rest is counted by _last_two
+    r = np.uint64(row0)
     c0, l0, g0 = cols0, d1_0, d2_0
     total = 0
+    if a == _ZERO:
+        return 0
     while True:
-        if a == _ZERO:
-            if r == row0:
-                return total
-            r -= 1
-            a, c0, l0, g0 = avail[r], cols[r], d1[r], d2[r]
-            continue
         bit = _lowbit(a)
         a ^= bit
         c = c0 | bit
@@ -75,17 +97,22 @@ def _count_from(masks, diag, row0, cols0, d1_0, d2_0):
         else:
             x = _ZERO
             y = _ZERO
-        nxt = masks[r + 1] & ~(c | x | y)
-        if r + 1 == last:
-            # n-1 columns are taken: the last row has at most one free square.
-            if nxt != _ZERO:
-                total += 1
+        nxt = masks[r + _ONE] & ~(c | x | y)
+        if r == bottom:
+            total += _last_two(m, diag, c, x, y, nxt)
+        elif nxt != _ZERO:
+            if a != _ZERO:
+                frames[sp], frames[sp + _ONE], frames[sp + two] = a, c0, l0
+                frames[sp + three], frames[sp + four] = g0, r
+                sp += stride
+            r += _ONE
+            a, c0, l0, g0 = nxt, c, x, y
             continue
-        if nxt == _ZERO:
-            continue
-        avail[r], cols[r], d1[r], d2[r] = a, c0, l0, g0
-        r += 1
-        a, c0, l0, g0 = nxt, c, x, y
+        if a == _ZERO:
+            if sp == _ZERO:
+                return total
+            sp -= stride
+            a, c0, l0, g0, r = frames[sp], frames[sp + _ONE], frames[sp + two], frames[sp + three], frames[sp + four]
 
 
 # One compiled loop per piece rule, so the diagonal test is folded away rather than branched
