@@ -59,8 +59,9 @@ def _last_two(m, diag, c, x, y, free):
 
 
 @njit(cache=True, inline="always")
-def _count_from(masks, diag, row0, cols0, d1_0, d2_0):
+def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0):
     """Number of completions of rows row0.. given the attacks (cols0, d1_0, d2_0) on row0.
+    `plain`: every row's mask is the full board, so no mask is loaded in the loop.
 
     What brings the loop below the C yardstick's time (measured in benchmarks/bench_count.py):
     the current row's state lives in locals; a frame is pushed only for a row with squares
@@ -97,7 +98,7 @@ def _count_from(masks, diag, row0, cols0, d1_0, d2_0):
         else:
             x = _ZERO
             y = _ZERO
-        nxt = masks[r + _ONE] & ~(c | x | y)
+        nxt = (m if plain else masks[r + _ONE]) & ~(c | x | y)
         if r == bottom:
             total += _last_two(m, diag, c, x, y, nxt)
         elif nxt != _ZERO:
@@ -115,16 +116,28 @@ def _count_from(masks, diag, row0, cols0, d1_0, d2_0):
             a, c0, l0, g0, r = frames[sp], frames[sp + _ONE], frames[sp + two], frames[sp + three], frames[sp + four]
 
 
-# One compiled loop per piece rule, so the diagonal test is folded away rather than branched
-# on in the hot loop.
+@njit(cache=True, inline="always")
+def _is_plain(masks):
+    """Every row may use every column: nothing blocked or fixed narrows a mask."""
+    n = masks.shape[0]
+    full = ~_ZERO if n == 64 else (_ONE << np.uint64(n)) - _ONE
+    return np.all(masks == full)
+
+
+# One compiled loop per piece rule and per board kind (plain or with blocked squares), so the
+# diagonal test and the mask load are folded away rather than branched on in the hot loop.
 @njit(cache=True)
 def count_queens(masks, row0, cols0, d1_0, d2_0):
-    return _count_from(masks, True, row0, cols0, d1_0, d2_0)
+    if _is_plain(masks):
+        return _count_from(masks, True, True, row0, cols0, d1_0, d2_0)
+    return _count_from(masks, True, False, row0, cols0, d1_0, d2_0)
 
 
 @njit(cache=True)
 def count_rooks(masks, row0, cols0, d1_0, d2_0):
-    return _count_from(masks, False, row0, cols0, d1_0, d2_0)
+    if _is_plain(masks):
+        return _count_from(masks, False, True, row0, cols0, d1_0, d2_0)
+    return _count_from(masks, False, False, row0, cols0, d1_0, d2_0)
 
 
 def new_state(masks: np.ndarray) -> tuple[np.ndarray, ...]:
