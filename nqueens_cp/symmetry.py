@@ -120,10 +120,11 @@ def _canonical_counts(problem: Problem, ids: np.ndarray, masks: np.ndarray) -> t
     return unique, total
 
 
-def _canonical_task(masks: np.ndarray) -> tuple[int, int]:
+def _canonical_task(i: int) -> tuple[int, int]:
     from .parallel import worker_context
 
-    return _canonical_counts(*worker_context(), masks)
+    problem, ids, tasks = worker_context()
+    return _canonical_counts(problem, ids, tasks[i])
 
 
 def _pin_second_row(searches: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
@@ -150,14 +151,14 @@ def count_unique(
     group = problem_symmetries(p)
     if backend == "bitmask" and p.n <= 64:
         from .backends.bitmask import PARALLEL_FROM_N, masks_array
-        from .parallel import default_workers, pool_imap
+        from .parallel import default_workers, share_work
 
         ids = np.array([NAMES.index(g) for g in group], dtype=np.int64)
         workers = workers or (default_workers() if p.n >= PARALLEL_FROM_N else 1)
         if workers > 1:
             _canonical_counts(Problem(4), ids, masks_array(Problem(4)))  # JIT before fork
             tasks = list(_pin_second_row(_candidate_masks(p, group)))
-            parts = list(pool_imap(_canonical_task, tasks, workers, (p, ids)))
+            parts = share_work(_canonical_task, len(tasks), workers, (p, ids, tasks))
         else:
             parts = [_canonical_counts(p, ids, masks) for masks in _candidate_masks(p, group)]
         return UniqueCount(sum(u for u, _ in parts), sum(t for _, t in parts), group)

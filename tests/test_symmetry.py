@@ -96,6 +96,27 @@ def test_progress_callback_sees_every_subproblem():
     assert seen and seen[-1][0] == seen[-1][1] and [d for d, _ in seen] == list(range(1, len(seen) + 1))
 
 
+def _numbered(i):
+    return (i, 1, i * i)
+
+
+@pytest.mark.parametrize(("items", "workers"), [(0, 2), (1, 2), (57, 2), (57, 3)])
+def test_shared_work_covers_every_item_once(items, workers):
+    from nqueens_cp.parallel import share_work
+
+    parts = share_work(_numbered, items, workers, None)
+    assert len(parts) <= workers
+    totals = tuple(map(sum, zip(*parts, strict=True))) or (0, 0, 0)
+    assert totals == (items * (items - 1) // 2, items, sum(i * i for i in range(items)))
+
+
+def test_progress_on_a_pool_ends_at_the_total():
+    seen = []
+    assert nq.count(14, workers=2, progress=lambda done, total: seen.append((done, total))) == A000170[13]
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and seen[-1][0] == seen[-1][1] > 1
+
+
 def test_cli_unique():
     r = run("count", 10, "--unique", "--json")
     assert r.exit_code == 0
