@@ -170,3 +170,24 @@ def test_csplib_blocked_instances_bitmask(name):
     assert nq.count(p) == expected
     sols = list(nq.solve(p))
     assert len(set(sols)) == expected and all(p.is_solution(s) for s in sols)
+
+
+def test_a_cold_process_counts_small_boards_without_loading_numba():
+    """Small counts skip the 0.85 s numba load in a fresh process; the answers must not change."""
+    import json
+    import pickle
+    import subprocess
+    import sys
+
+    boards = [Problem(n) for n in range(1, 11)]
+    boards += [Problem(9, "superqueen"), Problem(8, torus=True), Problem(8, blocked=[(0, 0)], fixed=[(1, 2)])]
+    code = (
+        "import json, pickle, sys; import nqueens_cp as nq\n"
+        "counts = [nq.count(p) for p in pickle.load(sys.stdin.buffer)]\n"
+        "print(json.dumps([counts, 'numba' in sys.modules]))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(boards), capture_output=True, check=True)
+    cold, numba_loaded = json.loads(run.stdout)
+    assert not numba_loaded
+    assert cold == [sum(1 for _ in nq.solve(p)) for p in boards]  # enumerated by the compiled kernel
+    assert cold[:10] == A000170[:10]

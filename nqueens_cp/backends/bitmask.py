@@ -7,6 +7,7 @@ board size is refused for lack of bits (only for lack of time).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 
 import numpy as np
@@ -28,7 +29,8 @@ def masks_array(problem: Problem) -> np.ndarray:
 
 
 def _python_solutions(problem: Problem) -> Iterator[Solution]:
-    """The same row-by-row search on Python integers, for boards wider than 64 columns."""
+    """The same row-by-row search on Python integers, for boards wider than 64 columns (and
+    small counts in a process that has not paid for numba)."""
     n, masks, rule, torus = problem.n, problem.row_masks, problem.rule, problem.torus
     full = (1 << n) - 1
 
@@ -121,6 +123,11 @@ def split(problem: Problem, depth: int) -> list[Subproblem]:
 #: a fraction of a second.
 MRV_BUDGET = 500_000
 
+#: A process that has not loaded the compiled kernels yet counts boards up to this size in
+#: Python: n = 10 takes 0.04 s there, while importing numba and loading the kernel from its
+#: cache takes about 0.85 s (benchmarks/bench_startup.py). Once loaded, the kernels are used.
+PYTHON_COUNT_MAX_N = 10
+
 #: Boards at least this large are counted on a process pool when workers > 1; below it the
 #: whole count takes less than a pool costs to start.
 PARALLEL_FROM_N = 13
@@ -197,6 +204,8 @@ class BitmaskBackend(Backend):
     def count(self, problem: Problem) -> int:
         if problem.n > MAX_COMPILED_N:
             return super().count(problem)
+        if problem.n <= PYTHON_COUNT_MAX_N and f"{__package__}._bitkernels" not in sys.modules:
+            return sum(1 for _ in _python_solutions(problem))
         if self.constrained(problem) and sum(m.bit_count() for m in problem.row_masks) < problem.n**2 / 2:
             # Counting visits every solution; the constrained search pays per solution, the row
             # search does not (its last row is counted, not placed). Measured: the constrained
