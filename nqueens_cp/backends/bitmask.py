@@ -123,8 +123,8 @@ def split(problem: Problem, depth: int) -> list[Subproblem]:
 #: a fraction of a second.
 MRV_BUDGET = 500_000
 
-#: A process that has not loaded the compiled kernels yet counts boards up to this size in
-#: Python: n = 10 takes 0.04 s there, while importing numba and loading the kernel from its
+#: A process that has not loaded the compiled kernels yet counts queen-like boards up to this
+#: size in Python: n = 10 takes 0.04 s there, while importing numba and loading the kernel from its
 #: cache takes about 0.85 s (benchmarks/bench_startup.py). Once loaded, the kernels are used.
 PYTHON_COUNT_MAX_N = 10
 
@@ -204,7 +204,11 @@ class BitmaskBackend(Backend):
     def count(self, problem: Problem) -> int:
         if problem.n > MAX_COMPILED_N:
             return super().count(problem)
-        if problem.n <= PYTHON_COUNT_MAX_N and f"{__package__}._bitkernels" not in sys.modules:
+        if (
+            problem.n <= PYTHON_COUNT_MAX_N
+            and problem.rule.diagonals  # rooks: 10! = 3.6 million solutions, seconds in Python
+            and f"{__package__}._bitkernels" not in sys.modules
+        ):
             return sum(1 for _ in _python_solutions(problem))
         if self.constrained(problem) and sum(m.bit_count() for m in problem.row_masks) < problem.n**2 / 2:
             # Counting visits every solution; the constrained search pays per solution, the row
