@@ -190,6 +190,23 @@ def test_installed_script_ctrl_c_is_quiet():
     assert proc.returncode == 130 and b"Traceback" not in err
 
 
+def test_ctrl_c_stops_the_counting_pool_and_its_workers():
+    exe = _script()
+    proc = subprocess.Popen([exe, "count", "19", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(5)  # the pool is counting (n = 19 takes minutes)
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    workers = [int(pid) for pid in children.read_text().split()] if children.exists() else []
+    assert len(workers) == 2 or not children.exists()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and out == b"" and b"Traceback" not in err
+    for pid in workers:
+        deadline = time.time() + 10
+        while Path(f"/proc/{pid}").exists() and time.time() < deadline:
+            time.sleep(0.1)
+        assert not Path(f"/proc/{pid}").exists(), f"worker {pid} outlived the interrupt"
+
+
 def test_bitmask_runs_never_import_the_other_solvers():
     code = (
         "import sys; from nqueens_cp.cli import main; sys.argv = ['nqueens', 'count', '8'];\n"
