@@ -42,6 +42,12 @@ def _index(bit):
 
 
 @njit(cache=True, inline="always")
+def _full(n):
+    """All n columns set (a shift by 64 is undefined, hence the special case)."""
+    return ~_ZERO if n == 64 else (_ONE << np.uint64(n)) - _ONE
+
+
+@njit(cache=True, inline="always")
 def _last_two(m, diag, c, x, y, free):
     """Completions of the last two rows, given the attacks (c, x, y) on the second-to-last row,
     its free squares `free` and the last row's mask m. n-2 columns are taken, so `free` has at
@@ -76,6 +82,8 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0):
     m = masks[last]
     if row0 == last - 1:
         return _last_two(m, diag, cols0, d1_0, d2_0, a)
+    if a == _ZERO:
+        return 0
     frames = np.empty(8 * n, np.uint64)  # (squares left, cols, d1, d2, row, -, -, -) per open row
     sp = _ZERO
     two = np.uint64(2)
@@ -86,8 +94,6 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0):
     r = np.uint64(row0)
     c0, l0, g0 = cols0, d1_0, d2_0
     total = 0
-    if a == _ZERO:
-        return 0
     while True:
         bit = _lowbit(a)
         a ^= bit
@@ -119,25 +125,27 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0):
 @njit(cache=True, inline="always")
 def _is_plain(masks):
     """Every row may use every column: nothing blocked or fixed narrows a mask."""
-    n = masks.shape[0]
-    full = ~_ZERO if n == 64 else (_ONE << np.uint64(n)) - _ONE
-    return np.all(masks == full)
+    return np.all(masks == _full(masks.shape[0]))
+
+
+@njit(cache=True, inline="always")
+def _count(masks, diag, row0, cols0, d1_0, d2_0):
+    """`_count_from` with the board kind (plain or not) looked up once and folded into the loop."""
+    if _is_plain(masks):
+        return _count_from(masks, diag, True, row0, cols0, d1_0, d2_0)
+    return _count_from(masks, diag, False, row0, cols0, d1_0, d2_0)
 
 
 # One compiled loop per piece rule and per board kind (plain or with blocked squares), so the
 # diagonal test and the mask load are folded away rather than branched on in the hot loop.
 @njit(cache=True)
 def count_queens(masks, row0, cols0, d1_0, d2_0):
-    if _is_plain(masks):
-        return _count_from(masks, True, True, row0, cols0, d1_0, d2_0)
-    return _count_from(masks, True, False, row0, cols0, d1_0, d2_0)
+    return _count(masks, True, row0, cols0, d1_0, d2_0)
 
 
 @njit(cache=True)
 def count_rooks(masks, row0, cols0, d1_0, d2_0):
-    if _is_plain(masks):
-        return _count_from(masks, False, True, row0, cols0, d1_0, d2_0)
-    return _count_from(masks, False, False, row0, cols0, d1_0, d2_0)
+    return _count(masks, False, row0, cols0, d1_0, d2_0)
 
 
 def new_state(masks: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -180,7 +188,7 @@ def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k1, k2, pla
     across the first and last rows are checked on each complete placement."""
     n = masks.shape[0]
     last = n - 1
-    full = ~_ZERO if n == 64 else (_ONE << np.uint64(n)) - _ONE
+    full = _full(n)
     cap = out.shape[0]
     r = st[0]
     k = 0
