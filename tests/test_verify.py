@@ -108,3 +108,14 @@ def test_cpsat_stream_can_be_abandoned():
     it = nq.solve(12, backend="cpsat")
     assert Problem(12).is_solution(next(it))
     it.close()  # stops the solver thread; must not hang
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_a_fully_blocked_row_has_no_solution_on_every_backend(n):
+    """CP-SAT rejects an empty domain as an invalid model; that must read as no solution, never
+    as a time limit (found by hypothesis)."""
+    p = Problem(n, blocked=[(1, c) for c in range(n)])
+    verdict = verify(p)
+    assert verdict.agree, verdict.describe()
+    assert {r.count for r in verdict.runs} == {0}
+    assert nq.first(p, "cpsat") is None

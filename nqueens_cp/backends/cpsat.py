@@ -22,15 +22,20 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ..problem import Problem, Solution
-from .base import Backend, Outcome, Status, TimeLimitReached
+from .base import Backend, BackendError, Outcome, Status, TimeLimitReached
 
 
 def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
     n = problem.n
     model = cp_model.CpModel()
+    allowed = [problem.allowed_columns(i) for i in range(n)]
+    if not all(allowed):
+        # A row with no allowed column has no solution. CP-SAT rejects an empty domain as an
+        # invalid model, so that row keeps every column and the contradiction is stated instead.
+        model.add_bool_or([])
     q = [
-        model.new_int_var_from_domain(cp_model.Domain.from_values(problem.allowed_columns(i)), f"q{i}")
-        for i in range(n)
+        model.new_int_var_from_domain(cp_model.Domain.from_values(cols or range(n)), f"q{i}")
+        for i, cols in enumerate(allowed)
     ]
     model.add_all_different(q)
     if problem.rule.diagonals and not problem.torus:
@@ -165,6 +170,13 @@ class CpSatBackend(Backend):
             setattr(p, key, value)
         return s
 
+    @staticmethod
+    def _valid(status: Any, model: cp_model.CpModel) -> Any:
+        """The status, unless CP-SAT rejected the model: that is our bug, never a time limit."""
+        if status == cp_model.MODEL_INVALID:
+            raise BackendError(f"internal error: CP-SAT rejected the model: {model.validate()}")
+        return status
+
     def _unfinished(self, partial: int) -> TimeLimitReached:
         return TimeLimitReached(self.name, float(self.settings.get("time_limit") or 0), partial)
 
@@ -204,13 +216,13 @@ class CpSatBackend(Backend):
             _RUNNING.discard(running)
         if "error" in result:
             raise result["error"]
-        if result["status"] not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        if self._valid(result["status"], model) not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
             raise self._unfinished(found)
 
     def count(self, problem: Problem) -> int:
         model, solver = self._enumeration(problem)
         counter = _Counter()
-        status = _solve(solver, model, counter)
+        status = self._valid(_solve(solver, model, counter), model)
         if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
             raise self._unfinished(counter.count)
         return counter.count
@@ -218,7 +230,7 @@ class CpSatBackend(Backend):
     def first(self, problem: Problem) -> Outcome:
         model, q = build_model(problem)
         solver = self._solver(enumerate_all=False)
-        status = _solve(solver, model)
+        status = self._valid(_solve(solver, model), model)
         seconds = solver.wall_time
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Outcome(Status.SOLVED, tuple(solver.value(v) for v in q), seconds)
