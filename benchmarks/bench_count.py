@@ -50,10 +50,8 @@ def py_seconds(n: int, **kw) -> float:
 
 
 def unique_seconds(n: int, workers: int) -> float:
-    from nqueens_cp.symmetry import count_unique
-
     start = time.perf_counter()
-    result = count_unique(n, workers=workers)
+    result = nq.count_classes(n, workers=workers)
     seconds = time.perf_counter() - start
     assert (result.unique, result.total) == (A002562[n], A000170[n]), result
     return seconds

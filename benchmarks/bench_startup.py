@@ -40,7 +40,7 @@ print(t1 - t0, t2 - t1, t3 - t2, min(warm))
 
 
 def cli_seconds(n: int, env: dict[str, str]) -> float:
-    cmd = [sys.executable, "-c", "from nqueens_cp.cli import main; main()", "count", str(n), "--workers", "1"]
+    cmd = [sys.executable, "-c", "from nqueens_cp.entry import main; main()", "count", str(n), "--workers", "1"]
     start = time.perf_counter()
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
     seconds = time.perf_counter() - start

@@ -1,24 +1,42 @@
-"""nqueens_cp: the n-queens family of puzzles, solved by a hand-written bitmask backtracker
-and cross-checked against CP-SAT and python-constraint models of the same Problem."""
+"""nqueens_cp: the n-queens family of puzzles, solved by a hand-written bitmask engine and
+cross-checked against CP-SAT and python-constraint models of the same Problem.
 
-from .api import count, first, solve, solve_n_queens, total_n_queens
-from .backends import BACKENDS, Outcome, Status, TimeLimitReached, UnsupportedProblem, get_backend
-from .problem import InvalidProblem, NQueensError, Problem, Solution
+Names are loaded on first use (PEP 562), so `import nqueens_cp.entry` by the `nqueens` script
+costs nothing before its signal handlers are in place.
+"""
 
-__all__ = [
-    "BACKENDS",
-    "InvalidProblem",
-    "NQueensError",
-    "Outcome",
-    "Problem",
-    "Solution",
-    "Status",
-    "TimeLimitReached",
-    "UnsupportedProblem",
-    "count",
-    "first",
-    "get_backend",
-    "solve",
-    "solve_n_queens",
-    "total_n_queens",
-]
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_WHERE = {
+    "count": "api",
+    "count_classes": "api",
+    "first": "api",
+    "solve": "api",
+    "solve_n_queens": "api",
+    "total_n_queens": "api",
+    "BACKENDS": "backends",
+    "Outcome": "backends",
+    "Reason": "backends",
+    "Status": "backends",
+    "TimeLimitReached": "backends",
+    "Unknown": "backends",
+    "UnsupportedProblem": "backends",
+    "get_backend": "backends",
+    "InvalidProblem": "problem",
+    "NQueensError": "problem",
+    "Problem": "problem",
+    "Solution": "problem",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'nqueens_cp' has no attribute {name!r}")
+    value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value

@@ -1,4 +1,9 @@
-"""The top-level API: solve / count / first on any backend, and the LeetCode 51/52 answers."""
+"""The top-level API: solve / count / first on any backend, and the LeetCode 51/52 answers.
+
+All three treat an unknown answer the same way: they raise `Unknown` (`TimeLimitReached` for a
+time limit), never return a count or a "no solution" that was not established. `solve` raises
+it after yielding the solutions found before the stop.
+"""
 
 from __future__ import annotations
 
@@ -6,26 +11,38 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
-from .backends import Backend, Status, TimeLimitReached, get_backend
+from .backends import DEFAULT_BACKEND, Backend, ClassCount, Outcome, Status, TimeLimitReached, Unknown, get_backend
 from .problem import Problem, Solution, as_problem, board_rows
 
 
-def _prepare(problem: Problem | int, backend: str | Backend, options: dict[str, Any]):
+def prepare(problem: Problem | int, backend: str | Backend, task: str, options: dict[str, Any]):
+    """(problem, backend, plan): the problem built, the backend made with its options, and its
+    plan for `task`, which refuses what the backend cannot model or honour, before any search."""
     p = as_problem(problem)
     b = get_backend(backend, **options)
-    b.check(p)
-    return p, b
+    return p, b, b.plan(p, task)
+
+
+def known(outcome: Outcome, backend: Backend) -> Outcome:
+    """The outcome, or Unknown raised when the answer is not known."""
+    if outcome.status is Status.UNKNOWN:
+        assert outcome.reason is not None
+        limit = backend.settings.get("time_limit")
+        if limit and outcome.reason.name == "TIME_LIMIT":
+            raise TimeLimitReached(backend.name, limit, outcome.count)
+        raise Unknown(backend.name, outcome.reason, partial=outcome.count)
+    return outcome
 
 
 def solve(
-    problem: Problem | int, backend: str | Backend = "bitmask", limit: int | None = None, **options: Any
+    problem: Problem | int, backend: str | Backend = DEFAULT_BACKEND, limit: int | None = None, **options: Any
 ) -> Iterator[Solution]:
     """Stream the solutions (tuple of the column in each row), at most `limit` of them.
 
     The problem and backend are checked now; the search runs as the iterator is consumed."""
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
-    p, b = _prepare(problem, backend, options)
+    p, b, _ = prepare(problem, backend, "solve", options)
     return _limited(b.solutions(p), limit)
 
 
@@ -39,19 +56,24 @@ def _limited(solutions: Iterator[Solution], limit: int | None) -> Iterator[Solut
             close()
 
 
-def count(problem: Problem | int, backend: str | Backend = "bitmask", **options: Any) -> int:
-    """The number of solutions (raises TimeLimitReached rather than return a partial count)."""
-    p, b = _prepare(problem, backend, options)
-    return b.count(p)
+def count(problem: Problem | int, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> int:
+    """The number of solutions."""
+    p, b, _ = prepare(problem, backend, "count", options)
+    result = known(b.count(p), b).count
+    assert result is not None
+    return result
 
 
-def first(problem: Problem | int, backend: str | Backend = "bitmask", **options: Any) -> Solution | None:
-    """One solution, or None when there is none (raises TimeLimitReached when unknown)."""
-    p, b = _prepare(problem, backend, options)
-    outcome = b.first(p)
-    if outcome.status is Status.TIME_LIMIT:
-        raise TimeLimitReached(b.name, options.get("time_limit") or 0.0)
-    return outcome.solution
+def first(problem: Problem | int, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> Solution | None:
+    """One solution, or None when there is none."""
+    p, b, _ = prepare(problem, backend, "first", options)
+    return known(b.first(p), b).solution
+
+
+def count_classes(problem: Problem | int, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> ClassCount:
+    """The solutions counted by symmetry class under the problem's own symmetries."""
+    p, b, _ = prepare(problem, backend, "unique", options)
+    return b.count_classes(p)
 
 
 def solve_n_queens(n: int) -> list[list[str]]:

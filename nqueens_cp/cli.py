@@ -1,51 +1,80 @@
-"""The `nqueens` command line: parse, call the library, render. No solving logic lives here.
+"""The `nqueens` command line: parse, call the library, render. No solving logic lives here, and
+no backend is named: what a backend can do is read from its capabilities and its plan.
 
-Errors the user can fix (bad N, bad squares, bad files, unknown backend, time limit) end in one
-line on stderr and exit code 2; exit code 1 is kept for a verify disagreement. Progress bars
-go to stderr and only when it is a terminal, so stdout stays clean for pipes.
+Exit codes: 0 success; 1 verify disagreement; 2 the user must fix something (bad input, path,
+unwritable output); 3 unknown (a limit reached: what was found is written and labelled partial);
+130 Ctrl-C; 143 SIGTERM. Always one line on stderr, never a traceback. Progress bars go to stderr
+and only when it is a terminal, so stdout stays clean for pipes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
-import signal
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO
 
 import typer
 from typer.core import TyperGroup
 
 from . import api
-from .backends import BACKENDS, Status, get_backend
-from .backends.bitmask import MAX_COMPILED_N, enumerate_arrays
+from .backends import BACKENDS, DEFAULT_BACKEND, Backend, Outcome, Plan, Status, Unknown, backend_class
 from .problem import NQueensError, Problem
-from .render import FORMATS, draw, write_solutions
+from .render import FORMATS, MAX_DRAWN_N, draw, write_solutions
 
 
 class UserError(NQueensError):
     pass
 
 
-#: Boards larger than this are not drawn as text (a 10^6 board would be 10^12 characters).
-MAX_DRAWN_N = 1000
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is so that pools and files are cleaned up."""
+
+
+class PartialResult(Exception):
+    """The answer is unknown (a limit was reached); what was found has been written out."""
+
+
+EXIT_DISAGREE, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERRUPT, EXIT_TERMINATED = 1, 2, 3, 130, 143
+
+
+def _say(message: str, code: int) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.write(f"nqueens: {message}\n")
+        sys.stderr.flush()
+    sys.exit(code)
 
 
 class _Group(TyperGroup):
-    """Runs the app so that every error the user can fix is one line and exit code 2."""
+    """Runs the app so that every ending has its exit code and at most one line on stderr."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         try:
             rv = super().main(*args, **kwargs)
+            _flush_stdout()
+        except Unknown as exc:
+            _say(f"unknown: {exc}", EXIT_UNKNOWN)
+        except PartialResult as exc:
+            _say(f"unknown: {exc}", EXIT_UNKNOWN)
         except NQueensError as exc:
-            _fail(str(exc))
+            _say(f"error: {exc}", EXIT_USAGE)
+        except KeyboardInterrupt:
+            _say("interrupted", EXIT_INTERRUPT)
+        except Terminated:
+            _say("terminated", EXIT_TERMINATED)
         except typer.Abort:
-            sys.exit(130)
+            _say("interrupted", EXIT_INTERRUPT)
+        except BrokenPipeError:
+            os._exit(0)  # the reader went away (`nqueens solve 14 | head`): end like any filter
+        except OSError as exc:
+            _say(f"error: cannot write the output: {exc.strerror or exc}", EXIT_USAGE)
         except Exception as exc:
             # Usage errors (bad option, missing value...) are click exceptions; typer vendors
             # click in recent releases, so they are recognised by their interface.
@@ -53,14 +82,14 @@ class _Group(TyperGroup):
                 raise
             message = exc.format_message()
             if not message:  # bare `nqueens generate`: the help was the answer
-                sys.exit(getattr(exc, "exit_code", 2))
-            _fail(message)
+                sys.exit(getattr(exc, "exit_code", EXIT_USAGE))
+            _say(f"error: {message}", EXIT_USAGE)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-def _fail(message: str) -> None:
-    sys.stderr.write(f"nqueens: error: {message}\n")
-    sys.exit(2)
+def _flush_stdout() -> None:
+    if sys.stdout is not None:
+        sys.stdout.flush()
 
 
 app = typer.Typer(
@@ -82,11 +111,12 @@ ModelOpt = Annotated[
     Path | None, typer.Option("--model", help="Instance file: .toml, .param (CSPLib), .lp (ASP), .txt board.")
 ]
 BackendOpt = Annotated[str, typer.Option("--backend", "-b", help=f"One of {', '.join(BACKENDS)}.")]
-TimeOpt = Annotated[float | None, typer.Option("--time-limit", help="Seconds (cpsat); reaching it is an error.")]
-WorkersOpt = Annotated[
-    int | None, typer.Option("--workers", min=1, help="Processes (bitmask count; default all cores) or CP-SAT workers.")
+TimeOpt = Annotated[
+    float | None, typer.Option("--time-limit", help="Seconds; reaching it ends with exit 3 (answer unknown).")
 ]
-UniqueOpt = Annotated[bool, typer.Option("--unique", help="One solution per symmetry class.")]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Processes (bitmask count) or CP-SAT workers.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON record (same as --format json).")]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Say on stderr which algorithm runs and why.")]
 
 
 def _square(text: str, flag: str) -> tuple[int, int]:
@@ -133,41 +163,83 @@ def _problem(
     return Problem(_size(n), piece, blocked, fixed, torus)
 
 
-def _limited_batches(batches: Iterator[Any], limit: int | None) -> Iterator[Any]:
-    left = limit
-    for batch in batches:
-        if left is not None:
-            batch = batch[:left]
-            left -= batch.shape[0]
-        if batch.shape[0]:
-            yield batch
-        if left == 0:
-            return
+def _backend(name: str, **given: Any) -> Backend:
+    """The backend with the options actually given; it refuses those it cannot honour."""
+    return api.get_backend(name, **{k: v for k, v in given.items() if v is not None and v is not False})
 
 
-def _options(**given: Any) -> dict[str, Any]:
-    """The options actually given; the backend refuses those it does not take."""
-    return {k: v for k, v in given.items() if v is not None}
+def _prepare(problem: Problem, name: str, task: str, verbose: bool, **options: Any) -> tuple[Backend, Plan]:
+    b = _backend(name, **options)
+    plan = b.plan(problem, task)
+    if verbose:
+        workers = f" on {plan.workers} workers" if plan.workers > 1 else ""
+        sys.stderr.write(f"plan: {b.name} {plan.algorithm}{workers}: {plan.reason}\n")
+    return b, plan
 
 
-def _note_symmetries(group: tuple[str, ...]) -> None:
-    sys.stderr.write(f"symmetry classes under {len(group)} symmetries: {', '.join(group)}\n")
+def _record(problem: Problem, b: Backend, plan: Plan, outcome: Outcome | None, start: float) -> dict[str, Any]:
+    rec: dict[str, Any] = {"n": problem.n, "piece": problem.piece, "torus": problem.torus, "backend": b.name}
+    if outcome is not None:
+        rec["status"] = outcome.status.value
+        if outcome.reason is not None:
+            rec["reason"] = outcome.reason.value
+    rec["plan"] = plan.as_dict()
+    rec["stats"] = outcome.stats if outcome is not None else b.stats
+    rec["seconds"] = round(time.perf_counter() - start, 6)
+    return rec
+
+
+def _stdout() -> BinaryIO:
+    if sys.stdout is None:
+        raise UserError("standard output is closed: nowhere to write the result")
+    sys.stdout.flush()
+    return sys.stdout.buffer
+
+
+def _echo(text: str) -> None:
+    out = _stdout()
+    out.write(text.encode() + b"\n")
+    out.flush()
 
 
 @contextlib.contextmanager
-def _output(path: Path | None) -> Iterator[Any]:
-    """A binary stream: the file, or stdout's byte layer."""
+def _output(path: Path | None) -> Iterator[tuple[BinaryIO, list[bool]]]:
+    """(binary stream, keep flag): stdout, or a temporary file beside `path` that replaces it
+    only when the command ends well or with a partial result it asked to keep (keep[0] set), so
+    an existing file is never truncated by a run that fails."""
     if path is None:
-        sys.stdout.flush()
-        yield sys.stdout.buffer
-        sys.stdout.buffer.flush()
+        out = _stdout()
+        try:
+            yield out, [True]
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                out.flush()
         return
+    if path.is_dir():
+        raise UserError(f"cannot write {path}: it is a directory")
+    folder = path.parent if str(path.parent) else Path(".")
     try:
-        f = path.open("wb")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".part")
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror}") from None
-    with f:
-        yield f
+    keep = [False]
+    ok = False
+    try:
+        with os.fdopen(fd, "wb") as f:
+            try:
+                yield f, keep
+                ok = True
+            finally:
+                if ok or keep[0]:
+                    f.flush()
+                    os.fsync(f.fileno())
+        if ok or keep[0]:
+            os.replace(tmp, path)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _progress(label: str):
@@ -193,15 +265,39 @@ def _progress(label: str):
     return bar()
 
 
+def _format(fmt: str | None, as_json: bool, known: tuple[str, ...], default: str) -> str:
+    if as_json:
+        if fmt not in (None, "json"):
+            raise UserError(f"--json and --format {fmt} disagree")
+        return "json"
+    fmt = fmt or default
+    if fmt not in known:
+        raise UserError(f"unknown format {fmt!r} (known: {', '.join(known)})")
+    return fmt
+
+
+def _limited_batches(batches: Iterator[Any], limit: int | None) -> Iterator[Any]:
+    left = limit
+    for batch in batches:
+        if left is not None:
+            batch = batch[:left]
+            left -= batch.shape[0]
+        if batch.shape[0]:
+            yield batch
+        if left == 0:
+            return
+
+
 # -- commands --------------------------------------------------------------------------------
 
 
 @app.command()
 def solve(
     n: NArg = None,
-    backend: BackendOpt = "bitmask",
+    backend: BackendOpt = DEFAULT_BACKEND,
     limit: Annotated[int | None, typer.Option("--limit", min=0, help="At most this many solutions.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help=f"One of {', '.join(FORMATS)}.")] = "boards",
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help=f"One of {', '.join(FORMATS)}.")] = None,
+    as_json: JsonOpt = False,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
     piece: PieceOpt = "queen",
     block: BlockOpt = None,
@@ -209,33 +305,41 @@ def solve(
     model: ModelOpt = None,
     torus: TorusOpt = False,
     time_limit: TimeOpt = None,
-    unique: UniqueOpt = False,
+    unique: Annotated[bool, typer.Option("--unique", help="One solution per symmetry class.")] = False,
+    verbose: VerboseOpt = False,
 ) -> None:
-    """Print the solutions, streamed."""
-    if fmt not in FORMATS:
-        raise UserError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    """Print the solutions, streamed. On a time limit, those found are written, then exit 3."""
+    fmt = _format(fmt, as_json, FORMATS, "boards")
     p = _problem(n, piece, block, fix, model, torus)
-    opts = _options(time_limit=time_limit)
+    b, _ = _prepare(p, backend, "solve", verbose, time_limit=time_limit)
     if unique:
-        from itertools import islice
+        from .symmetry import canonical, problem_symmetries
 
-        from .symmetry import problem_symmetries, unique_solutions
-
-        _note_symmetries(problem_symmetries(p))
-        sols = islice(unique_solutions(p, backend, **opts), limit)
-    elif backend == "bitmask" and p.n <= MAX_COMPILED_N:
-        sols = _limited_batches(enumerate_arrays(p), limit)  # formatted without building tuples
+        group = problem_symmetries(p)
+        _note_symmetries(group)
+        sols: Iterator[Any] = (s for s in b.solutions(p) if canonical(s, group) == s)
+        if limit is not None:
+            sols = api._limited(sols, limit)
     else:
-        sols = api.solve(p, backend, limit=limit, **opts)
-    with _output(output) as out:
-        write_solutions(p, sols, fmt, out)
+        sols = _limited_batches(b.batches(p), limit)
+    with _output(output) as (out, keep):
+        try:
+            write_solutions(p, sols, fmt, out)
+        except Unknown as exc:
+            keep[0] = True
+            raise PartialResult(f"{exc} (the solutions found are written)") from None
+
+
+def _note_symmetries(group: tuple[str, ...]) -> None:
+    sys.stderr.write(f"symmetry classes under {len(group)} symmetries: {', '.join(group)}\n")
 
 
 @app.command()
 def count(
     n: NArg = None,
-    backend: BackendOpt = "bitmask",
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    backend: BackendOpt = DEFAULT_BACKEND,
+    as_json: JsonOpt = False,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="text or json.")] = None,
     piece: PieceOpt = "queen",
     block: BlockOpt = None,
     fix: FixOpt = None,
@@ -250,43 +354,74 @@ def count(
     checkpoint: Annotated[
         Path | None, typer.Option("--checkpoint", help="Record finished sub-problems here; resume from it.")
     ] = None,
-    depth: Annotated[int, typer.Option("--depth", min=1, help="Rows fixed per sub-problem (--dask/--checkpoint).")] = 3,
+    depth: Annotated[
+        int | None, typer.Option("--depth", min=1, help="Rows fixed per sub-problem (--dask/--checkpoint; default 3).")
+    ] = None,
+    verbose: VerboseOpt = False,
 ) -> None:
-    """Print the number of solutions."""
+    """Print the number of solutions (exit 3 with a lower bound when a limit is reached)."""
+    fmt = _format(fmt, as_json, ("text", "json"), "text")
     p = _problem(n, piece, block, fix, model, torus)
-    record: dict[str, Any] = {"n": p.n, "piece": p.piece, "backend": backend}
     start = time.perf_counter()
-    if dask is not None or checkpoint is not None:
-        from .parallel import default_workers
+    partitioned = dask is not None or checkpoint is not None
+    if depth is not None and not partitioned:
+        raise UserError("--depth goes with --dask or --checkpoint")
+    if partitioned:
+        b, plan = _prepare(p, backend, "count", verbose)
+        if not b.capabilities.partition:
+            raise UserError(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
+        if unique or time_limit is not None:
+            raise UserError("--dask and --checkpoint count without --unique or --time-limit")
+        if dask is not None and not dask.strip():
+            raise UserError("--dask needs a scheduler address (tcp://HOST:PORT) or 'local'")
+        from .parallel import default_workers, max_workers
         from .partition import count_partitioned, dask_runner, pool_runner
 
-        if backend != "bitmask" or unique or time_limit is not None:
-            raise UserError("--dask and --checkpoint count with the bitmask backend, without --unique or --time-limit")
+        if workers is not None and not 1 <= workers <= max_workers():
+            raise UserError(f"--workers must be 1..{max_workers()} on this machine, got {workers}")
+        part = b.partition(p, depth or 3)  # type: ignore[attr-defined]
         runner = dask_runner(dask, workers) if dask else pool_runner(workers or default_workers())
         with _progress("sub-problems") as progress:
-            record["count"] = count_partitioned(p, depth, runner, checkpoint, progress)
+            total = count_partitioned(part, runner, checkpoint, progress)
+        outcome = Outcome(Status.SOLVED if total else Status.NO_SOLUTION, count=total)
+        rec = _record(p, b, plan, outcome, start) | {"count": total}
     elif unique:
-        from .symmetry import count_unique
-
-        result = count_unique(p, backend, **_options(time_limit=time_limit))
-        record |= {"count": result.unique, "total": result.total, "symmetries": list(result.symmetries)}
-        if not as_json:
-            _note_symmetries(result.symmetries)
+        b, plan = _prepare(p, backend, "unique", verbose, time_limit=time_limit, workers=workers)
+        classes = b.count_classes(p)
+        rec = _record(p, b, plan, None, start) | {
+            "count": classes.unique,
+            "total": classes.total,
+            "by_orbit": {str(k): v for k, v in sorted(classes.by_orbit.items())},
+            "symmetries": list(classes.group),
+        }
+        if fmt == "text":
+            _note_symmetries(classes.group)
     else:
-        opts = _options(time_limit=time_limit, workers=workers)
         with _progress("sub-problems") as progress:
-            if progress and backend == "bitmask":
-                opts["progress"] = progress
-            record["count"] = api.count(p, backend, **opts)
-    record["seconds"] = round(time.perf_counter() - start, 6)
-    typer.echo(json.dumps(record) if as_json else record["count"])
+            b, plan = _prepare(
+                p,
+                backend,
+                "count",
+                verbose,
+                time_limit=time_limit,
+                workers=workers,
+                progress=progress if progress and "progress" in backend_class(backend).capabilities.options else None,
+            )
+            outcome = b.count(p)
+        rec = _record(p, b, plan, outcome, start) | {"count": outcome.count}
+        if outcome.status is Status.UNKNOWN:
+            rec["partial"] = True
+            _echo(json.dumps(rec) if fmt == "json" else f"{outcome.count} (partial: at least)")
+            raise PartialResult(f"{b.name}: {outcome.reason.value} reached; {outcome.count} solution(s) counted so far")  # type: ignore[union-attr]
+    _echo(json.dumps(rec) if fmt == "json" else str(rec["count"]))
 
 
 @app.command()
 def first(
     n: NArg = None,
-    backend: BackendOpt = "bitmask",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="board, json or jsonl.")] = "board",
+    backend: BackendOpt = DEFAULT_BACKEND,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="board, json or jsonl.")] = None,
+    as_json: JsonOpt = False,
     piece: PieceOpt = "queen",
     block: BlockOpt = None,
     fix: FixOpt = None,
@@ -294,31 +429,40 @@ def first(
     torus: TorusOpt = False,
     time_limit: TimeOpt = None,
     workers: WorkersOpt = None,
+    lexicographic: Annotated[
+        bool, typer.Option("--lexicographic", help="The lexicographically first solution (a search; may be slow).")
+    ] = False,
+    verbose: VerboseOpt = False,
 ) -> None:
-    """Find one solution and draw it, or say there is none."""
-    if fmt not in ("board", "json", "jsonl"):
-        raise UserError(f"unknown format {fmt!r} (known: board, json, jsonl)")
+    """Find one solution and draw it, or say there is none (exit 3 when unknown)."""
+    fmt = _format(fmt, as_json, ("board", "json", "jsonl"), "board")
     p = _problem(n, piece, block, fix, model, torus)
     if fmt == "board" and p.n > MAX_DRAWN_N:
         raise UserError(f"a {p.n}x{p.n} board is too large to draw (at most {MAX_DRAWN_N}); use --format jsonl")
-    b = get_backend(backend, **_options(time_limit=time_limit, workers=workers))
-    b.check(p)
+    start = time.perf_counter()
+    b, plan = _prepare(
+        p, backend, "first", verbose, time_limit=time_limit, workers=workers, lexicographic=lexicographic
+    )
     outcome = b.first(p)
-    if outcome.status is Status.TIME_LIMIT:
-        raise UserError(f"{backend}: time limit of {time_limit:g}s reached: unknown whether a solution exists")
     sol = outcome.solution
-    if fmt != "board":
-        typer.echo("null" if sol is None else f"[{', '.join(map(str, sol))}]")
-    elif sol is None:
-        typer.echo("no solution")
-    else:
-        typer.echo("\n".join(draw(p, sol)))
+    if fmt == "json":
+        _echo(json.dumps(_record(p, b, plan, outcome, start) | {"solution": None if sol is None else list(sol)}))
+    elif fmt == "jsonl":
+        _echo("null" if sol is None else f"[{', '.join(map(str, sol))}]")
+    elif outcome.status is Status.SOLVED:
+        _echo("\n".join(draw(p, sol)))
+    elif outcome.status is Status.NO_SOLUTION:
+        _echo("no solution")
+    if outcome.status is Status.UNKNOWN:
+        raise PartialResult(f"{b.name}: {outcome.reason.value} reached: unknown whether a solution exists")  # type: ignore[union-attr]
 
 
 @app.command()
 def verify(
     n: NArg = None,
-    backends: Annotated[str, typer.Option("--backends", help="Comma-separated backends.")] = "bitmask,cpsat,constraint",
+    backends: Annotated[
+        str | None, typer.Option("--backends", help="Comma-separated backends (default: all that model it).")
+    ] = None,
     depth: Annotated[
         int | None, typer.Option("--depth", min=1, help="Compare per-prefix counts over the first DEPTH rows.")
     ] = None,
@@ -332,12 +476,12 @@ def verify(
     model: ModelOpt = None,
     torus: TorusOpt = False,
 ) -> None:
-    """Cross-validate backends: exit 0 when they agree, 1 when they do not."""
+    """Cross-validate backends: exit 0 when they agree, 1 when they do not, 3 when nothing was compared."""
     from . import verify as v
 
-    names = [b.strip() for b in backends.split(",") if b.strip()]
-    for name in names:
-        get_backend(name)  # an unknown name is a usage error before any work
+    names = None if backends is None else [b.strip() for b in backends.split(",") if b.strip()]
+    for name in names or []:
+        backend_class(name)  # an unknown name is a usage error before any work
     p = _problem(n, piece, block, fix, model, torus)
     if depth is None:
         if sample is not None:
@@ -346,10 +490,12 @@ def verify(
     else:
         with _progress("prefixes") as progress:
             verdict = v.verify_partition(p, names, depth=depth, sample=sample, seed=seed, progress=progress)
-        typer.echo(f"{verdict.prefixes} prefixes of depth {depth}")
-    typer.echo("\n".join(verdict.describe()))
+        _echo(f"{verdict.prefixes} prefixes of depth {depth}")
+    _echo("\n".join(verdict.describe()))
+    if not verdict.compared:
+        raise PartialResult("nothing was compared")
     if not verdict.agree:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_DISAGREE)
 
 
 def _range(text: str) -> list[int]:
@@ -366,7 +512,7 @@ def _range(text: str) -> list[int]:
 def compare(
     ns: Annotated[str | None, typer.Option("--n", help="Board sizes: N or A..B.")] = None,
     models: Annotated[list[Path] | None, typer.Option("--model", help="Instance file (repeatable).")] = None,
-    backends: Annotated[str, typer.Option("--backends", help="Comma-separated backends.")] = "bitmask,cpsat,constraint",
+    backends: Annotated[str, typer.Option("--backends", help="Comma-separated backends.")] = ",".join(BACKENDS),
     enumerate_: Annotated[
         bool, typer.Option("--enumerate", help="Time streaming every solution rather than counting.")
     ] = False,
@@ -381,7 +527,7 @@ def compare(
 
     names = [b.strip() for b in backends.split(",") if b.strip()]
     for name in names:
-        get_backend(name)
+        backend_class(name)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         raise UserError(f"--plot writes .png or .svg, not {plot.suffix or 'no extension'!r}")
     problems: list[tuple[str, Problem]] = []
@@ -394,7 +540,7 @@ def compare(
     with _progress("runs") as progress:
         rows = compare_runs(problems, names, enumerate_, time_limit, progress)
     if as_json:
-        typer.echo(json.dumps(rows, indent=1))
+        _echo(json.dumps(rows, indent=1))
     else:
         table(rows, names)
     if plot is not None:
@@ -413,6 +559,8 @@ def show(
 ) -> None:
     """Draw an instance, or a solution on it ('.' free, 'X' blocked, 'F' pre-placed)."""
     p = _problem(n, piece, block, fix, model, torus)
+    if p.n > MAX_DRAWN_N:
+        raise UserError(f"a {p.n}x{p.n} board is too large to draw (at most {MAX_DRAWN_N})")
     sol = None
     if solution is not None:
         try:
@@ -422,7 +570,7 @@ def show(
         why = p.explain(sol)
         if why:
             raise UserError(f"not a solution: {why}")
-    typer.echo("\n".join(draw(p, sol)))
+    _echo("\n".join(draw(p, sol)))
 
 
 generate_app = typer.Typer(help="Write benchmark instances.", no_args_is_help=True)
@@ -442,12 +590,5 @@ def generate_blocked(
     from .generate import blocked_instance
 
     text = write_param(blocked_instance(n, blocks, min_free, seed)).encode()
-    with _output(output) as out:
+    with _output(output) as (out, _):
         out.write(text)
-
-
-def main() -> None:
-    # `nqueens solve 14 | head` ends like any Unix filter: quietly, by SIGPIPE.
-    if hasattr(signal, "SIGPIPE"):
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    app()

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .backends import BackendError, TimeLimitReached, get_backend
+from .backends import BackendError, Status, backend_class, get_backend
 from .problem import NQueensError, Problem
 
 
@@ -28,16 +28,17 @@ def compare_runs(
     for i, (label, p) in enumerate(problems):
         group = []
         for j, name in enumerate(backends):
-            opts = {"time_limit": time_limit} if name == "cpsat" and time_limit else {}
-            b = get_backend(name, **opts)
+            takes_limit = "time_limit" in backend_class(name).capabilities.options
+            b = get_backend(name, **({"time_limit": time_limit} if time_limit and takes_limit else {}))
             row: dict[str, Any] = {"instance": label, "n": p.n, "piece": p.piece, "backend": name}
             start = time.perf_counter()
             try:
-                b.check(p)
-                row["count"] = sum(1 for _ in b.solutions(p)) if enumerate_all else b.count(p)
-                row["status"] = "ok"
-            except TimeLimitReached:
-                row["count"], row["status"] = None, "time limit"
+                b.plan(p, "solve" if enumerate_all else "count")
+                outcome = b.count_by_enumeration(p) if enumerate_all else b.count(p)
+                known = outcome.status is not Status.UNKNOWN
+                row["count"] = outcome.count if known else None
+                row["status"] = "ok" if known else outcome.reason.value  # type: ignore[union-attr]
+                row["stats"] = outcome.stats
             except BackendError as exc:
                 row["count"], row["status"] = None, str(exc)
             seconds = time.perf_counter() - start

@@ -1,9 +1,9 @@
-"""Long counts cut into numbered sub-problems, run on a local process pool or a Dask cluster,
-recorded in a checkpoint as they finish, and resumable after a kill.
+"""Long counts cut into numbered work items, run in this process, on a process pool or on a Dask
+cluster, recorded in a checkpoint as they finish, and resumable after a kill.
 
-The sub-problems are the bitmask backend's prefix partition (the placements of the first
-`depth` rows), in a fixed order, so a sub-problem's number means the same thing in every run
-of the same problem and depth. A checkpoint names the problem and the partition it was made
+Generic machinery: a backend that declares the `partition` capability hands over a `Partition`
+(a picklable function, its context, how many items, and a fingerprint of what the numbering
+means); nothing here knows which backend made it. A checkpoint names the fingerprint it was made
 for and refuses any other.
 """
 
@@ -13,31 +13,31 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from .problem import NQueensError
 
-from .backends.bitmask import MAX_COMPILED_N, Subproblem, masks_array, split
-from .problem import NQueensError, Problem
 
-Runner = Callable[[np.ndarray, bool, Sequence[tuple[int, Subproblem]]], Iterator[tuple[int, int]]]
+@dataclass(frozen=True)
+class Partition:
+    """A count cut into `size` numbered items whose results add up to the total: item i counts
+    func(context, i). `prepare`, if given, runs once in the parent before any worker starts (to
+    load compiled code that forked workers then share)."""
+
+    fingerprint: dict[str, Any]
+    size: int
+    func: Callable[[Any, int], int]
+    context: Any
+    prepare: Callable[[], None] | None = None
+
+
+Runner = Callable[[Partition, Sequence[int]], Iterator[tuple[int, int]]]
 
 
 class CheckpointError(NQueensError):
     pass
-
-
-def _fingerprint(problem: Problem, depth: int, total: int) -> dict[str, Any]:
-    return {
-        "n": problem.n,
-        "piece": problem.piece,
-        "torus": problem.torus,
-        "blocked": [list(sq) for sq in problem.blocked],
-        "fixed": [list(sq) for sq in problem.fixed],
-        "depth": depth,
-        "subproblems": total,
-    }
 
 
 class Checkpoint:
@@ -58,7 +58,7 @@ class Checkpoint:
             if saved != fingerprint:
                 diff = ", ".join(f"{k}={saved.get(k)!r}" for k in fingerprint if saved.get(k) != fingerprint[k])
                 raise CheckpointError(f"{path} was made for a different problem or partition ({diff})")
-            if any(not 0 <= i < fingerprint["subproblems"] for i in self.done):
+            if any(not 0 <= i < fingerprint["items"] for i in self.done):
                 raise CheckpointError(f"{path}: sub-problem numbers out of range")
 
     def record(self, index: int, count: int) -> None:
@@ -78,29 +78,37 @@ class Checkpoint:
 
 
 def pool_runner(workers: int) -> Runner:
-    from .parallel import pool_counts
+    """Items in this process (workers = 1) or on a process pool, results as they finish."""
 
-    return lambda masks, diag, items: pool_counts(masks, diag, items, workers)
+    def run(part: Partition, indices: Sequence[int]) -> Iterator[tuple[int, int]]:
+        if part.prepare:
+            part.prepare()
+        if workers == 1:
+            return ((i, part.func(part.context, i)) for i in indices)
+        from .parallel import pool_imap
+
+        return pool_imap(part.func, indices, workers, part.context)
+
+    return run
 
 
 def dask_runner(address: str, workers: int | None = None) -> Runner:
-    """Sub-problems as Dask tasks. `address` is a scheduler ("tcp://host:8786") or "local"
-    for a LocalCluster of `workers` single-threaded processes started here."""
+    """Items as Dask tasks. `address` is a scheduler ("tcp://host:8786") or "local" for a
+    LocalCluster of `workers` single-threaded processes started here."""
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise NQueensError("--dask needs Dask: pip install 'nqueens_cp[dask]'") from None
-    from .parallel import count_one
 
-    def run(masks: np.ndarray, diag: bool, items: Sequence[tuple[int, Subproblem]]) -> Iterator[tuple[int, int]]:
+    def run(part: Partition, indices: Sequence[int]) -> Iterator[tuple[int, int]]:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1) if address == "local" else None
         try:
             client = Client(cluster or address, timeout=10)
         except (OSError, TimeoutError) as exc:
             raise NQueensError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         try:
-            remote = client.scatter(masks, broadcast=True)
-            futures = {client.submit(count_one, remote, diag, sub, pure=False): i for i, sub in items}
+            context = client.scatter(part.context, broadcast=True)
+            futures = {client.submit(part.func, context, i, pure=False): i for i in indices}
             for future in as_completed(futures):
                 yield futures[future], future.result()
         finally:
@@ -112,29 +120,24 @@ def dask_runner(address: str, workers: int | None = None) -> Runner:
 
 
 def count_partitioned(
-    problem: Problem,
-    depth: int = 3,
+    part: Partition,
     runner: Runner | None = None,
     checkpoint: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> int:
-    """The exact count, summed over the sub-problems; those a checkpoint records are skipped."""
-    if problem.n > MAX_COMPILED_N or problem.torus or problem.rule.knight:
-        raise NQueensError("partitioned counting covers queen and rook boards up to 64 columns")
-    subs = split(problem, depth)
-    masks = masks_array(problem)
+    """The exact count, summed over the items; those a checkpoint records are skipped."""
     done: dict[int, int] = {}
     record: Callable[[int, int], None] = done.__setitem__
     if checkpoint is not None:
-        ckpt = Checkpoint(checkpoint, _fingerprint(problem, depth, len(subs)))
+        ckpt = Checkpoint(checkpoint, part.fingerprint | {"items": part.size})
         done, record = ckpt.done, ckpt.record
-    todo = [(i, sub) for i, sub in enumerate(subs) if i not in done]
+    todo = [i for i in range(part.size) if i not in done]
     if progress:
-        progress(len(done), len(subs))
+        progress(len(done), part.size)
     if todo:
         run = runner or pool_runner(1)
-        for index, count in run(masks, problem.rule.diagonals, todo):
+        for index, count in run(part, todo):
             record(index, count)
             if progress:
-                progress(len(done), len(subs))
+                progress(len(done), part.size)
     return sum(done.values())

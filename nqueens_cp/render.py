@@ -16,6 +16,9 @@ PIECE_LETTER = {"queen": "Q", "rook": "R", "superqueen": "S"}
 #: Solutions are formatted and written in chunks of this many, one write call each.
 CHUNK = 4096
 
+#: Boards larger than this are not drawn as text (a 10^6 board would be 10^12 characters).
+MAX_DRAWN_N = 1000
+
 # (opening, separator, closing, between solutions) per machine format
 _ROWS = {
     "jsonl": (b"[", b", ", b"]\n", b""),
@@ -25,16 +28,22 @@ _ROWS = {
 
 
 def _batches(solutions: Iterable[Solution] | Iterable[np.ndarray], n: int) -> Iterator[np.ndarray]:
-    """Arrays of solutions: batches pass through, tuples are gathered into CHUNK-row arrays."""
+    """Arrays of solutions: batches pass through, tuples are gathered into CHUNK-row arrays. A
+    stream that ends by raising (a time limit) has what it yielded written first."""
     chunk: list[Solution] = []
-    for item in solutions:
-        if isinstance(item, np.ndarray):
-            yield item
-            continue
-        chunk.append(item)
-        if len(chunk) == CHUNK:
+    try:
+        for item in solutions:
+            if isinstance(item, np.ndarray):
+                yield item
+                continue
+            chunk.append(item)
+            if len(chunk) == CHUNK:
+                yield np.array(chunk, dtype=np.int64).reshape(-1, n)
+                chunk = []
+    except Exception:
+        if chunk:
             yield np.array(chunk, dtype=np.int64).reshape(-1, n)
-            chunk = []
+        raise
     if chunk:
         yield np.array(chunk, dtype=np.int64).reshape(-1, n)
 
@@ -61,15 +70,21 @@ def write_solutions(
     letter = ord(PIECE_LETTER[problem.piece])
     buf = k.buffer_for(CHUNK, n)
     written = 0
-    for batch in _batches(solutions, n):
-        for lo in range(0, batch.shape[0], CHUNK):
-            part = batch[lo : lo + CHUNK]
-            if fmt == "boards":
-                size = k.format_boards(part, letter, written == 0, buf)
-            else:
-                size = k.format_rows(part, *parts, written == 0, buf)
-            out.write(buf[:size].tobytes())
-            written += part.shape[0]
+    try:
+        for batch in _batches(solutions, n):
+            for lo in range(0, batch.shape[0], CHUNK):
+                part = batch[lo : lo + CHUNK]
+                if fmt == "boards":
+                    size = k.format_boards(part, letter, written == 0, buf)
+                else:
+                    size = k.format_rows(part, *parts, written == 0, buf)
+                out.write(buf[:size].tobytes())
+                out.flush()
+                written += part.shape[0]
+    except Exception:  # a stream stopped by a limit: what was written stays valid JSON
+        if fmt == "json":
+            out.write(b"]\n")
+        raise
     if fmt == "json":
         out.write(b"]\n")
     return written

@@ -3,10 +3,15 @@ check and a brute force over permutations, the OEIS tables, closed forms and Rys
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
 from itertools import combinations, permutations
 from pathlib import Path
 
 import pytest
+from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from nqueens_cp import Problem
 
@@ -15,8 +20,53 @@ A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279
 #: OEIS A002562: fundamental solutions (up to the 8 symmetries of the square), n = 1..
 A002562 = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752]
 
+#: OEIS A007705: toroidal n-queens, n = 1..13 (none when 2 or 3 divides n)
+A007705 = [1, 0, 0, 0, 10, 0, 28, 0, 0, 0, 88, 0, 4524]
+#: OEIS A051223: superqueens (queen + knight), n = 1..13
+A051223 = [1, 0, 0, 0, 0, 0, 0, 0, 0, 4, 44, 156, 1876]
+
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CSPLIB_DIR = SHARED / "data" / "csplib-blocked-10"
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+
+def csplib_cases() -> list:
+    """The CSPLib instance names to parametrize over; a visible skip when shared/ is absent."""
+    if not CSPLIB_DIR.exists():
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{CSPLIB_DIR} is not here"))]
+    return sorted(p.name for p in CSPLIB_DIR.glob("*.param"))
+
+
+_runner = CliRunner()
+
+
+def run(*args):
+    """The CLI in this process (Typer's CliRunner)."""
+    from nqueens_cp.cli import app
+
+    return _runner.invoke(app, [str(a) for a in args])
+
+
+def script() -> str:
+    """The installed `nqueens` script, for tests that need a real process."""
+    exe = Path(sys.executable).with_name("nqueens")
+    return str(exe) if exe.exists() else shutil.which("nqueens") or pytest.skip("nqueens script not installed")
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid`, read from /proc/*/stat (works on every Linux)."""
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("needs /proc to see child processes")
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
 
 
 def csplib_counts() -> dict[str, int]:
@@ -64,3 +114,48 @@ def brute_force(n: int, piece: str = "queen", blocked=(), fixed=(), torus: bool 
 
 def brute_force_problem(p: Problem) -> set[tuple[int, ...]]:
     return brute_force(p.n, p.piece, p.blocked, p.fixed, p.torus)
+
+
+def backtrack_count(p: Problem) -> int:
+    """Solutions counted by a plain recursive backtracking over rows with the attack rule above:
+    independent of the package's searches, and fast enough for n = 10."""
+    blocked, fixed = set(p.blocked), dict(p.fixed)
+    placed: list[tuple[int, int]] = []
+
+    def extend(r: int) -> int:
+        if r == p.n:
+            return 1
+        total = 0
+        for c in [fixed[r]] if r in fixed else range(p.n):
+            sq = (r, c)
+            if sq in blocked or any(attacks(p.piece, sq, other, p.n, p.torus) for other in placed):
+                continue
+            if any(f[0] > r and attacks(p.piece, sq, f, p.n, p.torus) for f in p.fixed):
+                continue
+            placed.append(sq)
+            total += extend(r + 1)
+            placed.pop()
+        return total
+
+    return extend(0)
+
+
+def problem_strategy(max_n: int):
+    """Random queen or rook boards up to max_n with blocked squares and up to two fixed pieces."""
+
+    @st.composite
+    def build(draw):
+        from nqueens_cp import InvalidProblem
+
+        n = draw(st.integers(1, max_n))
+        piece = draw(st.sampled_from(["queen", "rook"]))
+        squares = [(r, c) for r in range(n) for c in range(n)]
+        blocked = draw(st.lists(st.sampled_from(squares), max_size=n * n // 3))
+        free = [sq for sq in squares if sq not in blocked]
+        fixed = draw(st.lists(st.sampled_from(free), max_size=2)) if free else []
+        try:
+            return Problem(n, piece, blocked=blocked, fixed=fixed)
+        except InvalidProblem:
+            return Problem(n, piece, blocked=blocked)
+
+    return build()

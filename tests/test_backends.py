@@ -6,13 +6,12 @@ from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.formats import read_model
 
-from .conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_counts
+from .conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy
 
 ALL = ["bitmask", "cpsat", "constraint"]
 #: Largest n each backend enumerates in a test in well under a second or two.
@@ -114,25 +113,8 @@ def test_boards_wider_than_64_columns_use_python_integers():
     assert tuple(known) in sols and all(q.is_solution(s) for s in sols)
 
 
-def _problem_strategy(max_n: int):
-    @st.composite
-    def build(draw):
-        n = draw(st.integers(1, max_n))
-        piece = draw(st.sampled_from(["queen", "rook"]))
-        squares = [(r, c) for r in range(n) for c in range(n)]
-        blocked = draw(st.lists(st.sampled_from(squares), max_size=n * n // 3))
-        free = [sq for sq in squares if sq not in blocked]
-        fixed = draw(st.lists(st.sampled_from(free), max_size=2)) if free else []
-        try:
-            return Problem(n, piece, blocked=blocked, fixed=fixed)
-        except nq.InvalidProblem:
-            return Problem(n, piece, blocked=blocked)
-
-    return build()
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_problem_strategy(7))
+@given(problem_strategy(7))
 def test_bitmask_matches_brute_force(p):
     expected = brute_force_problem(p)
     sols = list(nq.solve(p))
@@ -144,12 +126,11 @@ def test_bitmask_matches_brute_force(p):
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_problem_strategy(8))
+@given(problem_strategy(8))
 def test_count_kernel_from_every_starting_row(p):
     """The compiled count starts wherever a split leaves it: in the last row, the
     second-to-last (counted branch-free) or above; every depth must add up to the brute force."""
-    from nqueens_cp.backends.bitmask import masks_array, split
-    from nqueens_cp.parallel import count_one
+    from nqueens_cp.backends.bitmask.split import count_one, masks_array, split
 
     expected = len(brute_force_problem(p))
     masks = masks_array(p)
@@ -157,13 +138,7 @@ def test_count_kernel_from_every_starting_row(p):
         assert sum(count_one(masks, p.rule.diagonals, sub) for sub in split(p, depth)) == expected, depth
 
 
-def _csplib_cases():
-    if not CSPLIB_DIR.exists():
-        return []
-    return sorted(p.name for p in CSPLIB_DIR.glob("*.param"))
-
-
-@pytest.mark.parametrize("name", _csplib_cases())
+@pytest.mark.parametrize("name", csplib_cases())
 def test_csplib_blocked_instances_bitmask(name):
     p = read_model(CSPLIB_DIR / name)
     expected = csplib_counts()[name]
@@ -173,7 +148,8 @@ def test_csplib_blocked_instances_bitmask(name):
 
 
 def test_a_cold_process_counts_small_boards_without_loading_numba():
-    """Small counts skip the 0.85 s numba load in a fresh process; the answers must not change."""
+    """Small counts are planned in Python (cheaper than the 0.85 s numba load); the answers must
+    match the compiled enumeration, and the plan must not depend on what the process imported."""
     import json
     import pickle
     import subprocess
@@ -191,3 +167,6 @@ def test_a_cold_process_counts_small_boards_without_loading_numba():
     assert not numba_loaded
     assert cold == [sum(1 for _ in nq.solve(p)) for p in boards]  # enumerated by the compiled kernel
     assert cold[:10] == A000170[:10]
+    # this process has loaded numba by now: the same boards get the same plan
+    b = nq.get_backend("bitmask")
+    assert {b.plan(p, "count").algorithm for p in boards[:10]} == {"rows-python"}

@@ -11,8 +11,7 @@ from nqueens_cp.backends.bitmask import BitmaskBackend
 from nqueens_cp.formats import read_model
 from nqueens_cp.generate import blocked_instance
 
-from .conftest import brute_force_problem
-from .test_cli import run
+from .conftest import brute_force_problem, run
 
 
 def free_per_line(p: Problem) -> tuple[list[int], list[int]]:
@@ -64,9 +63,11 @@ def test_constrained_count_matches_the_row_search_on_blocked_and_fixed_boards():
 def test_time_limit_is_unknown_not_no_solution():
     p = blocked_instance(56, 2734, 1, seed=1)  # about 13 million placements to decide
     b = nq.get_backend("bitmask", time_limit=0.01)
-    assert b.first(p).status is Status.TIME_LIMIT
+    outcome = b.first(p)
+    assert outcome.status is Status.UNKNOWN and outcome.reason is nq.Reason.TIME_LIMIT
+    assert b.count(p).status is Status.UNKNOWN
     with pytest.raises(nq.TimeLimitReached):
-        b.count(p)
+        nq.count(p, time_limit=0.01)
 
 
 def test_cli_generate_writes_a_readable_param(tmp_path):
@@ -95,7 +96,6 @@ def test_constrained_search_matches_brute_force(data):
         p = Problem(n, piece, blocked)
     backend = BitmaskBackend()
     expected = brute_force_problem(p)
-    count, _ = backend._mrv(p, stop_at=0)
-    assert count == len(expected)
-    found, sol = backend._mrv(p, stop_at=1)
-    assert found == min(1, len(expected)) and (sol is None or sol in expected)
+    assert backend._mrv(p, stop_at=0).count == len(expected)
+    first = backend._mrv(p, stop_at=1)
+    assert first.count == min(1, len(expected)) and (first.solution is None or first.solution in expected)

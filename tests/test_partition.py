@@ -7,12 +7,15 @@ import time
 
 import pytest
 
+import nqueens_cp as nq
 from nqueens_cp import NQueensError, Problem
-from nqueens_cp.backends.bitmask import split
 from nqueens_cp.partition import CheckpointError, count_partitioned, dask_runner, pool_runner
 
-from .conftest import A000170
-from .test_cli import _script, run
+from .conftest import A000170, run, script
+
+
+def part(p, depth=3):
+    return nq.get_backend("bitmask").partition(p, depth)
 
 
 def never(*_):
@@ -21,40 +24,39 @@ def never(*_):
 
 def test_checkpoint_records_everything_and_a_rerun_runs_nothing(tmp_path):
     ck = tmp_path / "c.json"
-    assert count_partitioned(Problem(12), 3, pool_runner(2), ck) == A000170[11]
+    assert count_partitioned(part(Problem(12)), pool_runner(2), ck) == A000170[11]
     data = json.loads(ck.read_text())
-    assert len(data["done"]) == data["problem"]["subproblems"] == len(split(Problem(12), 3))
-    assert count_partitioned(Problem(12), 3, never, ck) == A000170[11]
+    assert len(data["done"]) == data["problem"]["items"] == part(Problem(12)).size
+    assert count_partitioned(part(Problem(12)), never, ck) == A000170[11]
 
 
 def test_resume_runs_only_what_is_missing(tmp_path):
     ck = tmp_path / "c.json"
-    p = Problem(11)
-    subs = split(p, 2)
+    work = part(Problem(11), 2)
 
-    def dies_halfway(masks, diag, items):
-        for k, (index, count) in enumerate(pool_runner(1)(masks, diag, items)):
-            if k == len(subs) // 2:
+    def dies_halfway(w, indices):
+        for k, (index, count) in enumerate(pool_runner(1)(w, indices)):
+            if k == w.size // 2:
                 raise KeyboardInterrupt
             yield index, count
 
     with pytest.raises(KeyboardInterrupt):
-        count_partitioned(p, 2, dies_halfway, ck)
+        count_partitioned(work, dies_halfway, ck)
     recorded = set(map(int, json.loads(ck.read_text())["done"]))
-    assert 0 < len(recorded) < len(subs)
+    assert 0 < len(recorded) < work.size
     seen = []
 
-    def watching(masks, diag, items):
-        seen.extend(i for i, _ in items)
-        return pool_runner(1)(masks, diag, items)
+    def watching(w, indices):
+        seen.extend(indices)
+        return pool_runner(1)(w, indices)
 
-    assert count_partitioned(p, 2, watching, ck) == A000170[10]
-    assert sorted(seen) == sorted(set(range(len(subs))) - recorded)
+    assert count_partitioned(work, watching, ck) == A000170[10]
+    assert sorted(seen) == sorted(set(range(work.size)) - recorded)
 
 
 def test_kill_and_resume_gives_the_exact_total(tmp_path):
     ck = tmp_path / "c.json"
-    proc = subprocess.Popen([_script(), "count", "15", "--checkpoint", str(ck), "--workers", "1"])
+    proc = subprocess.Popen([script(), "count", "15", "--checkpoint", str(ck), "--workers", "1"])
     done = 0
     deadline = time.time() + 60
     while done < 40 and time.time() < deadline:
@@ -66,17 +68,17 @@ def test_kill_and_resume_gives_the_exact_total(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     left = json.loads(ck.read_text())
-    assert 40 <= len(left["done"]) < left["problem"]["subproblems"], "the run should be killed midway"
-    assert count_partitioned(Problem(15), 3, pool_runner(2), ck) == A000170[14]
+    assert 40 <= len(left["done"]) < left["problem"]["items"], "the run should be killed midway"
+    assert count_partitioned(part(Problem(15)), pool_runner(2), ck) == A000170[14]
 
 
 def test_a_checkpoint_for_another_problem_is_refused(tmp_path):
     ck = tmp_path / "c.json"
-    count_partitioned(Problem(9), 3, pool_runner(1), ck)
+    count_partitioned(part(Problem(9)), pool_runner(1), ck)
     with pytest.raises(CheckpointError, match="different problem"):
-        count_partitioned(Problem(10), 3, pool_runner(1), ck)
+        count_partitioned(part(Problem(10)), pool_runner(1), ck)
     with pytest.raises(CheckpointError, match="different problem"):
-        count_partitioned(Problem(9), 2, pool_runner(1), ck)
+        count_partitioned(part(Problem(9), 2), pool_runner(1), ck)
     r = run("count", 9, "--block", "0,0", "--checkpoint", ck)
     assert r.exit_code == 2 and "different problem" in r.stderr
     ck.write_text("{not json")
@@ -86,18 +88,16 @@ def test_a_checkpoint_for_another_problem_is_refused(tmp_path):
 
 def test_partitioned_variants_and_limits():
     p = Problem(10, blocked=[(0, 0), (4, 5)], fixed=[(2, 7)])
-    from nqueens_cp import count
-
-    assert count_partitioned(p, 2, pool_runner(2)) == count(p)
+    assert count_partitioned(part(p, 2), pool_runner(2)) == nq.count(p)
     with pytest.raises(NQueensError):
-        count_partitioned(Problem(7, torus=True))
+        part(Problem(7, torus=True))
 
 
 def test_dask_local_cluster_matches_the_pool_and_oeis():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as c:
         runner = dask_runner(c.scheduler_address)
-        assert count_partitioned(Problem(12), 3, runner) == A000170[11] == count_partitioned(Problem(12), 3)
+        assert count_partitioned(part(Problem(12)), runner) == A000170[11] == count_partitioned(part(Problem(12)))
         r = run("count", 11, "--dask", c.scheduler_address, "--json")
         assert r.exit_code == 0 and json.loads(r.stdout)["count"] == A000170[10]
 

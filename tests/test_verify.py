@@ -11,8 +11,7 @@ from nqueens_cp.backends.bitmask import BitmaskBackend
 from nqueens_cp.formats import read_model
 from nqueens_cp.verify import prefixes, verify, verify_partition
 
-from .conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_counts
-from .test_backends import _csplib_cases, _problem_strategy
+from .conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy
 
 
 class DropsOne(BitmaskBackend):
@@ -25,8 +24,8 @@ class DropsOne(BitmaskBackend):
             if i != 2:
                 yield sol
 
-    def count(self, problem: Problem) -> int:
-        return sum(1 for _ in self.solutions(problem))
+    def count(self, problem: Problem) -> nq.Outcome:
+        return self.count_by_enumeration(problem)
 
 
 class AltersOne(BitmaskBackend):
@@ -40,7 +39,7 @@ class AltersOne(BitmaskBackend):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_problem_strategy(8))
+@given(problem_strategy(8))
 def test_three_backends_agree_on_random_problems(p):
     verdict = verify(p)
     assert verdict.agree, verdict.describe()
@@ -49,7 +48,7 @@ def test_three_backends_agree_on_random_problems(p):
         assert counts == {len(brute_force_problem(p))}
 
 
-@pytest.mark.parametrize("name", _csplib_cases())
+@pytest.mark.parametrize("name", csplib_cases())
 def test_three_backends_agree_on_csplib_instances(name):
     p = read_model(CSPLIB_DIR / name)
     verdict = verify(p)
@@ -104,6 +103,7 @@ def test_cpsat_time_limit_is_never_a_count():
     assert not verdict.agree and "time limit" in verdict.runs[1].error
 
 
+@pytest.mark.timeout(60)
 def test_cpsat_stream_can_be_abandoned():
     it = nq.solve(12, backend="cpsat")
     assert Problem(12).is_solution(next(it))

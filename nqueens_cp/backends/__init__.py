@@ -1,8 +1,10 @@
 """The backends, looked up by name.
 
-Each backend lives in its own module, imported only when asked for, so `nqueens count 8` on the
-bitmask backend never pays for importing OR-tools. Adding a backend is one new module (copy
-`constraint.py`, the smallest) plus one line in `_REGISTRY`.
+Each backend is a module (or package) `nqueens_cp.backends.NAME` that exports its class as
+`BACKEND`; the class takes its name from that module, so a name is written once, here. Modules
+are imported only when asked for, so a bitmask run never pays for importing OR-tools. To add a
+backend: copy `constraint.py` (the smallest), implement `solutions` (and `count`/`first` where it
+can do better), declare its capabilities, and add its name below.
 """
 
 from __future__ import annotations
@@ -13,28 +15,27 @@ from typing import Any
 from .base import (
     Backend,
     BackendError,
+    Capabilities,
+    ClassCount,
     Outcome,
+    Plan,
+    Reason,
     Status,
     TimeLimitReached,
+    Unknown,
     UnsupportedProblem,
 )
 
-_REGISTRY: dict[str, str] = {
-    "bitmask": "bitmask:BitmaskBackend",
-    "cpsat": "cpsat:CpSatBackend",
-    "constraint": "constraint:ConstraintBackend",
-}
+BACKENDS: tuple[str, ...] = ("bitmask", "cpsat", "constraint")
 
-BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
+#: The backend used when none is named: our own engine.
+DEFAULT_BACKEND = BACKENDS[0]
 
 
 def backend_class(name: str) -> type[Backend]:
-    try:
-        target = _REGISTRY[name]
-    except KeyError:
-        raise BackendError(f"unknown backend {name!r} (known: {', '.join(BACKENDS)})") from None
-    module, cls = target.split(":")
-    return getattr(import_module(f"{__name__}.{module}"), cls)
+    if name not in BACKENDS:
+        raise BackendError(f"unknown backend {name!r} (known: {', '.join(BACKENDS)})")
+    return import_module(f"{__name__}.{name}").BACKEND
 
 
 def get_backend(name: str | Backend, **options: Any) -> Backend:
@@ -48,11 +49,17 @@ def get_backend(name: str | Backend, **options: Any) -> Backend:
 
 __all__ = [
     "BACKENDS",
+    "DEFAULT_BACKEND",
     "Backend",
     "BackendError",
+    "Capabilities",
+    "ClassCount",
     "Outcome",
+    "Plan",
+    "Reason",
     "Status",
     "TimeLimitReached",
+    "Unknown",
     "UnsupportedProblem",
     "backend_class",
     "get_backend",

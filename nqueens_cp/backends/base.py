@@ -1,34 +1,64 @@
-"""The interface every backend implements, and the explicit outcome of a search.
+"""The interface every backend implements, what it declares it can do, and the explicit
+outcome of every search.
 
-Mirrors the shape of CPMpy's solver interface at our size: a backend is a class with a name,
-a way to say which problems it can model, and three searches. A backend must implement
-`solutions`; `count` and `first` have generic versions built on it that a backend overrides
-when it can do better (counting without building solutions, a decision search).
+Mirrors the shape of CPMpy's solver interface at our size: a backend is a class with a name, a
+declaration of what it supports (pieces, board rules, options), a planner that says which of
+its algorithms serves a (problem, task) and why, and three searches. A backend must implement
+`solutions`; `batches`, `count`, `first` and `count_classes` have generic versions built on it
+that a backend overrides when it can do better.
+
+One outcome vocabulary serves every task: solved, no solution, or unknown, and an unknown
+carries its reason. Streams (`solutions`, `batches`) end by raising `Unknown` when they stopped
+before the end, after yielding what they found.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar
 
-from ..problem import NQueensError, Problem, Solution
+import numpy as np
+
+from ..problem import PIECES, NQueensError, Problem, Solution
+
+#: Solutions a default `batches` gathers into one array.
+BATCH_ROWS = 4096
 
 
 class Status(Enum):
     SOLVED = "solved"
     NO_SOLUTION = "no solution"
-    TIME_LIMIT = "time limit reached"  # the answer is unknown
+    UNKNOWN = "unknown"
+
+
+class Reason(Enum):
+    """Why an answer is unknown."""
+
+    TIME_LIMIT = "time limit"
+    INTERRUPTED = "interrupted"
+    SOLVER_LIMIT = "solver limit"
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of a decision search: never an empty value standing for "unknown"."""
+    """The result of `first` or `count`: never an empty value standing for "unknown".
+
+    `count` is the number of solutions (for `first`: 1 or 0); on UNKNOWN it is what was found
+    before the stop, a lower bound. `stats` holds what the backend measured (search nodes,
+    conflicts...), which compares algorithms better than seconds on a noisy machine."""
 
     status: Status
     solution: Solution | None = None
-    seconds: float = 0.0
+    count: int | None = None
+    reason: Reason | None = None
+    stats: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if (self.status is Status.UNKNOWN) != (self.reason is not None):
+            raise ValueError(f"an outcome has a reason exactly when it is unknown: {self.status}, {self.reason}")
 
 
 class BackendError(NQueensError):
@@ -36,58 +66,225 @@ class BackendError(NQueensError):
 
 
 class UnsupportedProblem(BackendError):
-    """The backend cannot model the requested variant."""
+    """The backend cannot model the requested variant, or honour a requested option."""
 
 
-class TimeLimitReached(BackendError):
-    """The search stopped at its time limit: counts and "no solution" are unknown.
+class Unknown(BackendError):
+    """The search stopped before it knew the answer: counts and "no solution" are unknown.
+    `partial` is the number of solutions found before the stop (a lower bound), None where the
+    search cannot tell (a count spread over processes that were stopped)."""
 
-    `partial` is the number of solutions found before the limit (a lower bound)."""
-
-    def __init__(self, backend: str, seconds: float, partial: int = 0) -> None:
-        super().__init__(
-            f"{backend}: time limit of {seconds:g}s reached before the search finished "
-            f"({partial} solution(s) found so far; the answer is unknown)"
-        )
+    def __init__(self, backend: str, reason: Reason, detail: str = "", partial: int | None = 0) -> None:
+        found = "" if partial is None else f" ({partial} solution(s) found so far)"
+        what = detail or reason.value
+        super().__init__(f"{backend}: {what} before the search finished{found}; the answer is unknown")
+        self.backend = backend
+        self.reason = reason
         self.partial = partial
 
 
-class Backend:
-    """Base class of the backends. Options (workers, time limit, seed...) go to __init__ and
-    each backend declares the ones it accepts in `options`, so a typo is an error."""
+class TimeLimitReached(Unknown):
+    def __init__(self, backend: str, seconds: float, partial: int | None = 0) -> None:
+        super().__init__(backend, Reason.TIME_LIMIT, f"time limit of {seconds:g}s reached", partial)
 
+
+class Deadline:
+    """A search's time limit, started when the search starts. Searches look at it between the
+    bounded slices they run in (the same places where Ctrl-C gets through)."""
+
+    def __init__(self, backend: str, seconds: float | None) -> None:
+        self.backend = backend
+        self.seconds = seconds
+        self.ends = None if seconds is None else time.monotonic() + seconds
+
+    def expired(self) -> bool:
+        return self.ends is not None and time.monotonic() >= self.ends
+
+    def left(self) -> float | None:
+        return None if self.ends is None else max(0.0, self.ends - time.monotonic())
+
+    def check(self, found: int | None = 0) -> None:
+        """Raise TimeLimitReached (with what was found) once the limit has passed."""
+        if self.expired():
+            raise TimeLimitReached(self.backend, self.seconds or 0.0, found)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which algorithm serves a (problem, task), and why: shown to the user (`--json`'s "plan",
+    `--verbose`) so the same call is seen to take the same path."""
+
+    task: str
+    algorithm: str
+    reason: str
+    workers: int = 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"task": self.task, "algorithm": self.algorithm, "reason": self.reason, "workers": self.workers}
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend supports; the CLI, `compare` and `verify` consult this, never a name.
+
+    `options`: the options it honours (an option it cannot honour is refused, not ignored).
+    `partition`: it can cut a count into numbered sub-problems (process pool, Dask, checkpoints).
+    `max_n`: the largest board it models, None for no limit of its own."""
+
+    options: frozenset[str] = frozenset()
+    pieces: frozenset[str] = frozenset(PIECES)
+    torus: bool = True
+    partition: bool = False
+    max_n: int | None = None
+
+
+TASKS = ("solve", "count", "first", "unique")
+
+
+class Backend:
+    """Base class of the backends. Options (workers, time limit, seed...) go to __init__; a
+    backend refuses any it does not declare in `capabilities.options`."""
+
+    #: The backend's name: the module it lives in, nqueens_cp.backends.NAME (see __init_subclass__).
     name: ClassVar[str]
-    options: ClassVar[frozenset[str]] = frozenset()
+    capabilities: ClassVar[Capabilities] = Capabilities()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:
+            parts = cls.__module__.split(".")
+            cls.name = parts[2] if parts[:2] == ["nqueens_cp", "backends"] and len(parts) > 2 else cls.__name__
 
     def __init__(self, **options: Any) -> None:
-        unknown = set(options) - self.options
+        unknown = set(options) - self.capabilities.options
         if unknown:
-            accepted = ", ".join(sorted(self.options)) or "none"
-            raise BackendError(
-                f"backend {self.name!r} does not take option(s) {', '.join(sorted(unknown))} (accepted: {accepted})"
+            accepted = ", ".join(sorted(self.capabilities.options)) or "none"
+            raise UnsupportedProblem(
+                f"backend {self.name!r} cannot honour option(s) {', '.join(sorted(unknown))} (it takes: {accepted})"
             )
+        limit = options.get("time_limit")
+        if limit is not None and not (isinstance(limit, int | float) and 0 < limit < float("inf")):
+            raise BackendError(f"time limit must be a positive finite number of seconds, got {limit!r}")
+        workers = options.get("workers")
+        if workers is not None and not (isinstance(workers, int) and workers >= 1):
+            raise BackendError(f"workers must be a positive integer, got {workers!r}")
         self.settings = options
+        #: What the most recent search measured (nodes, conflicts...); see Outcome.stats.
+        self.stats: dict[str, int] = {}
 
-    def unsupported(self, problem: Problem) -> str | None:
+    def deadline(self) -> Deadline:
+        """A fresh deadline for a search starting now, from the `time_limit` option."""
+        return Deadline(self.name, self.settings.get("time_limit"))
+
+    # -- what runs -------------------------------------------------------------------------
+
+    def supports(self, problem: Problem) -> str | None:
         """Why this backend cannot model `problem`, or None when it can."""
+        caps = self.capabilities
+        if problem.piece not in caps.pieces:
+            return f"piece {problem.piece!r} (it models {', '.join(sorted(caps.pieces))})"
+        if problem.torus and not caps.torus:
+            return "toroidal boards"
+        if caps.max_n is not None and problem.n > caps.max_n:
+            return f"boards over {caps.max_n} columns"
         return None
 
-    def check(self, problem: Problem) -> None:
-        reason = self.unsupported(problem)
-        if reason:
-            raise UnsupportedProblem(f"backend {self.name!r} cannot model this problem: {reason}")
+    def plan(self, problem: Problem, task: str) -> Plan:
+        """The algorithm that serves `task` on `problem`; raises UnsupportedProblem when the
+        backend cannot model the problem or honour its options for this task."""
+        if task not in TASKS:
+            raise ValueError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
+        why = self.supports(problem)
+        if why:
+            raise UnsupportedProblem(f"backend {self.name!r} cannot model {why}")
+        return self._plan(problem, task)
+
+    def _plan(self, problem: Problem, task: str) -> Plan:
+        return Plan(task, self.name, "the backend's own model and search")
+
+    # -- searches --------------------------------------------------------------------------
 
     def solutions(self, problem: Problem) -> Iterator[Solution]:
-        """Stream every solution (a generator: nothing is accumulated)."""
+        """Stream every solution (a generator: nothing is accumulated). Raises Unknown at the
+        end when the search stopped early."""
         raise NotImplementedError
 
-    def count(self, problem: Problem) -> int:
-        return sum(1 for _ in self.solutions(problem))
-
-    def first(self, problem: Problem) -> Outcome:
+    def batches(self, problem: Problem) -> Iterator[np.ndarray]:
+        """The solutions as 2-D int arrays (a row per solution), for writers that format many
+        at once. Each array is valid until the next is asked for. Solutions are handed on as
+        soon as the search yields them, so a stop loses none that were found."""
+        n = problem.n
+        chunk: list[Solution] = []
         try:
             for sol in self.solutions(problem):
-                return Outcome(Status.SOLVED, sol)
-        except TimeLimitReached:
-            return Outcome(Status.TIME_LIMIT)
-        return Outcome(Status.NO_SOLUTION)
+                chunk.append(sol)
+                if len(chunk) == BATCH_ROWS or not self._more_ready():
+                    yield np.array(chunk, dtype=np.int64).reshape(-1, n)
+                    chunk = []
+        except Unknown:
+            if chunk:  # what was found before the stop is written out, then the stop reported
+                yield np.array(chunk, dtype=np.int64).reshape(-1, n)
+            raise
+        if chunk:
+            yield np.array(chunk, dtype=np.int64).reshape(-1, n)
+
+    def _more_ready(self) -> bool:
+        """Whether the running stream has a further solution ready now. A backend whose search
+        runs beside the caller (a solver thread) says so; by default a solution in hand is
+        handed on at once, so a time limit never holds back what was found."""
+        return False
+
+    def count(self, problem: Problem) -> Outcome:
+        return self.count_by_enumeration(problem)
+
+    def count_by_enumeration(self, problem: Problem) -> Outcome:
+        """Count by building every solution (what `compare --enumerate` times)."""
+        found = 0
+        try:
+            for _ in self.solutions(problem):
+                found += 1
+        except Unknown as exc:
+            return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats=self.stats)
+        return Outcome(Status.SOLVED, count=found, stats=self.stats)
+
+    def first(self, problem: Problem) -> Outcome:
+        stream = self.solutions(problem)
+        try:
+            for sol in stream:
+                return Outcome(Status.SOLVED, sol, 1, stats=self.stats)
+        except Unknown as exc:
+            return Outcome(Status.UNKNOWN, count=0, reason=exc.reason, stats=self.stats)
+        finally:
+            stream.close()  # type: ignore[attr-defined]
+        return Outcome(Status.NO_SOLUTION, count=0, stats=self.stats)
+
+    def count_classes(self, problem: Problem) -> ClassCount:
+        """The solutions counted by symmetry class (fundamental solutions): by default every
+        solution is enumerated and tested for being its class's canonical member."""
+        from ..symmetry import canonical_stabilizer, problem_symmetries
+
+        group = problem_symmetries(problem)
+        by_orbit: dict[int, int] = {}
+        for sol in self.solutions(problem):
+            canonical, stabilizer = canonical_stabilizer(sol, group)
+            if canonical:
+                orbit = len(group) // stabilizer
+                by_orbit[orbit] = by_orbit.get(orbit, 0) + 1
+        return ClassCount(group, by_orbit)
+
+
+@dataclass(frozen=True)
+class ClassCount:
+    """Solutions counted by symmetry class under `group` (symmetry names): `by_orbit` maps an
+    orbit size to the number of classes of that size."""
+
+    group: tuple[str, ...]
+    by_orbit: dict[int, int]
+
+    @property
+    def unique(self) -> int:
+        return sum(self.by_orbit.values())
+
+    @property
+    def total(self) -> int:
+        return sum(size * k for size, k in self.by_orbit.items())

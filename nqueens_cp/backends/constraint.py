@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import constraint as pc
 
 from ..problem import Problem, Solution
-from .base import Backend
+from .base import Backend, Capabilities
 
 
 def build_model(problem: Problem) -> pc.Problem:
@@ -37,7 +37,10 @@ def build_model(problem: Problem) -> pc.Problem:
 
 
 class ConstraintBackend(Backend):
-    name = "constraint"
+    """No options: the library's search cannot be bounded in time from outside (it is refused,
+    not ignored); being Python, it sees Ctrl-C at once."""
+
+    capabilities = Capabilities()
 
     def solutions(self, problem: Problem) -> Iterator[Solution]:
         n = problem.n
@@ -46,3 +49,6 @@ class ConstraintBackend(Backend):
         names = [f"q{i}" for i in range(n)]
         for sol in build_model(problem).getSolutionIter():
             yield tuple(sol[v] for v in names)
+
+
+BACKEND = ConstraintBackend

@@ -22,7 +22,18 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ..problem import Problem, Solution
-from .base import Backend, BackendError, Outcome, Status, TimeLimitReached
+from .base import (
+    Backend,
+    BackendError,
+    Capabilities,
+    Outcome,
+    Plan,
+    Reason,
+    Status,
+    TimeLimitReached,
+    Unknown,
+    UnsupportedProblem,
+)
 
 
 def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
@@ -60,52 +71,60 @@ _DONE = object()
 #: thread inside C++ at interpreter exit, which aborts the process; so exit stops them first,
 #: and collects solvers still held by reference cycles (an interrupted search's traceback)
 #: while the interpreter can still destroy them cleanly.
-_RUNNING: set[tuple[threading.Event, cp_model.CpSolver, threading.Event]] = set()
+_RUNNING: set[_Run] = set()
 
 
 @atexit.register
 def _stop_running() -> None:
-    for stop, solver, done in list(_RUNNING):
-        stop.set()
-        _wait_stopped(solver, done)
+    for run in list(_RUNNING):
+        run.stop()
     gc.collect()
 
 
-def _wait_stopped(solver: cp_model.CpSolver, done: threading.Event) -> None:
-    """Stop the search and wait until its thread has left the solver. Waits on an Event set by
-    that thread rather than on Thread.join, which we saw return after a Ctrl-C with the thread
-    still inside C++ (the process then aborted at exit)."""
-    solver.stop_search()
-    while not done.wait(0.1):
-        solver.stop_search()
+class _Run:
+    """solver.solve(model, callback) in a helper thread, so the calling thread waits in short,
+    interruptible steps (Ctrl-C raises KeyboardInterrupt there promptly) and can stop it."""
 
+    def __init__(self, solver: cp_model.CpSolver, model: cp_model.CpModel, callback: Any = None, on_end: Any = None):
+        self.solver = solver
+        self.done = threading.Event()
+        self.stopped = False  # stopped by us (a closed stream, Ctrl-C), not by the solver
+        self._result: dict[str, Any] = {}
 
-def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: Any = None) -> Any:
-    """solver.solve in a helper thread while this thread waits in short, interruptible steps,
-    so Ctrl-C raises KeyboardInterrupt here promptly and stops the search."""
-    result: dict[str, Any] = {}
-    done = threading.Event()
+        def target() -> None:
+            try:
+                self._result["status"] = solver.solve(model, callback)
+            except BaseException as exc:  # handed to the waiting thread
+                self._result["error"] = exc
+            finally:
+                self.done.set()
+                if on_end:
+                    on_end()
 
-    def run() -> None:
+        _RUNNING.add(self)
+        threading.Thread(target=target, name="cpsat-solve", daemon=True).start()
+
+    def wait(self) -> Any:
+        """The solver's status once it has finished (stopping it if we are interrupted)."""
         try:
-            result["status"] = solver.solve(model, callback)
-        except BaseException as exc:  # handed to the waiting thread
-            result["error"] = exc
+            while not self.done.wait(0.1):
+                pass
         finally:
-            done.set()
+            self.stop()
+        if "error" in self._result:
+            raise self._result["error"]
+        return self._result["status"]
 
-    running = (threading.Event(), solver, done)
-    _RUNNING.add(running)
-    threading.Thread(target=run, name="cpsat-solve", daemon=True).start()
-    try:
-        while not done.wait(0.1):
-            pass
-    finally:
-        _wait_stopped(solver, done)
-        _RUNNING.discard(running)
-    if "error" in result:
-        raise result["error"]
-    return result["status"]
+    def stop(self) -> None:
+        """Stop the search (if it is still running) and wait until its thread has left the
+        solver. Waits on an Event set by that thread rather than on Thread.join, which we saw
+        return after a Ctrl-C with the thread still inside C++ (the process then aborted at exit)."""
+        if not self.done.is_set():
+            self.stopped = True
+        while not self.done.is_set():
+            self.solver.stop_search()
+            self.done.wait(0.1)
+        _RUNNING.discard(self)
 
 
 class _Streamer(cp_model.CpSolverSolutionCallback):
@@ -138,15 +157,24 @@ class _Counter(cp_model.CpSolverSolutionCallback):
 
 
 class CpSatBackend(Backend):
-    """Options: `workers` (for `first`; enumeration is single-worker in CP-SAT), `time_limit`
-    in seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
+    """Options: `workers` (for `first`; CP-SAT enumerates with one worker), `time_limit` in
+    seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
 
-    name = "cpsat"
-    options = frozenset({"workers", "time_limit", "seed", "params"})
+    capabilities = Capabilities(options=frozenset({"workers", "time_limit", "seed", "params"}))
+
+    def _plan(self, problem: Problem, task: str) -> Plan:
+        if task == "first":
+            return Plan(task, "cpsat-portfolio", "CP-SAT's parallel portfolio decides", self._workers())
+        if self.settings.get("workers", 1) != 1:
+            raise UnsupportedProblem("cpsat: CP-SAT enumerates with one worker; --workers applies to first")
+        return Plan(task, "cpsat-enumerate", "fixed search, smallest domain first (the fastest measured)")
+
+    def _workers(self) -> int:
+        return self.settings.get("workers") or os.cpu_count() or 1
 
     def _enumeration(self, problem: Problem) -> tuple[cp_model.CpModel, cp_model.CpSolver]:
-        """The model and solver set up to enumerate. CP-SAT enumerates with one worker; a fixed
-        search, smallest domain first, was the fastest setting measured (README, Benchmarks)."""
+        """The model and solver set up to enumerate: one worker, a fixed search, smallest
+        domain first (README, Benchmarks)."""
         model, q = build_model(problem)
         model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
         return model, self._solver(enumerate_all=True)
@@ -161,7 +189,7 @@ class CpSatBackend(Backend):
             p.num_workers = 1
             p.search_branching = cp_model.FIXED_SEARCH
         else:
-            p.num_workers = self.settings.get("workers") or os.cpu_count() or 1
+            p.num_workers = self._workers()
         if self.settings.get("time_limit"):
             p.max_time_in_seconds = float(self.settings["time_limit"])
         if self.settings.get("seed") is not None:
@@ -170,41 +198,46 @@ class CpSatBackend(Backend):
             setattr(p, key, value)
         return s
 
-    @staticmethod
-    def _valid(status: Any, model: cp_model.CpModel) -> Any:
-        """The status, unless CP-SAT rejected the model: that is our bug, never a time limit."""
+    def _finish(self, run: _Run, status: Any, model: cp_model.CpModel, enumerated: bool) -> Status | Reason:
+        """CP-SAT's status, mapped exhaustively: what is known (SOLVED: a solution, or with
+        `enumerated` every solution; NO_SOLUTION), or why it is unknown."""
+        solver = run.solver
+        self.stats = {"conflicts": solver.num_conflicts, "branches": solver.num_branches}
         if status == cp_model.MODEL_INVALID:
             raise BackendError(f"internal error: CP-SAT rejected the model: {model.validate()}")
-        return status
+        if status == cp_model.INFEASIBLE:
+            return Status.NO_SOLUTION
+        if status == cp_model.OPTIMAL or (status == cp_model.FEASIBLE and not enumerated):
+            return Status.SOLVED
+        if status in (cp_model.FEASIBLE, cp_model.UNKNOWN):
+            if run.stopped:
+                return Reason.INTERRUPTED
+            limit = self.settings.get("time_limit")
+            if limit and solver.wall_time >= 0.99 * limit:
+                return Reason.TIME_LIMIT
+            return Reason.SOLVER_LIMIT
+        raise BackendError(f"internal error: unexpected CP-SAT status {solver.status_name(status)}")
 
-    def _unfinished(self, partial: int) -> TimeLimitReached:
-        return TimeLimitReached(self.name, float(self.settings.get("time_limit") or 0), partial)
+    def _unknown(self, reason: Reason, partial: int) -> Unknown:
+        if reason is Reason.TIME_LIMIT:
+            return TimeLimitReached(self.name, float(self.settings["time_limit"]), partial)
+        return Unknown(self.name, reason, partial=partial)
 
     def solutions(self, problem: Problem) -> Iterator[Solution]:
         model, solver = self._enumeration(problem)
         out: queue.Queue[Any] = queue.Queue(maxsize=1024)
         stop = threading.Event()
-        done = threading.Event()
-        result: dict[str, Any] = {}
+        self._queue = out
 
-        def run() -> None:
-            try:
-                result["status"] = solver.solve(model, _Streamer(problem.n, out, stop))
-            except BaseException as exc:  # handed to the consumer thread
-                result["error"] = exc
-            finally:
-                done.set()
-                # The consumer may have gone away; never block on the end marker.
-                while not stop.is_set():
-                    try:
-                        out.put(_DONE, timeout=0.05)
-                        break
-                    except queue.Full:
-                        continue
+        def end_marker() -> None:  # the consumer may have gone away: never block on it
+            while not stop.is_set():
+                try:
+                    out.put(_DONE, timeout=0.05)
+                    return
+                except queue.Full:
+                    continue
 
-        running = (stop, solver, done)
-        _RUNNING.add(running)
-        threading.Thread(target=run, name="cpsat-enumerate", daemon=True).start()
+        run = _Run(solver, model, _Streamer(problem.n, out, stop), end_marker)
         found = 0
         try:
             while (item := out.get()) is not _DONE:
@@ -212,28 +245,33 @@ class CpSatBackend(Backend):
                 yield item
         finally:
             stop.set()
-            _wait_stopped(solver, done)
-            _RUNNING.discard(running)
-        if "error" in result:
-            raise result["error"]
-        if self._valid(result["status"], model) not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-            raise self._unfinished(found)
+            run.stop()  # at once if the consumer left early; a no-op after the end marker
+            status = run.wait()
+        result = self._finish(run, status, model, enumerated=True)
+        if isinstance(result, Reason):
+            raise self._unknown(result, found)
 
-    def count(self, problem: Problem) -> int:
+    def _more_ready(self) -> bool:
+        return not self._queue.empty()
+
+    def count(self, problem: Problem) -> Outcome:
         model, solver = self._enumeration(problem)
         counter = _Counter()
-        status = self._valid(_solve(solver, model, counter), model)
-        if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-            raise self._unfinished(counter.count)
-        return counter.count
+        run = _Run(solver, model, counter)
+        result = self._finish(run, run.wait(), model, enumerated=True)
+        if isinstance(result, Reason):
+            return Outcome(Status.UNKNOWN, count=counter.count, reason=result, stats=self.stats)
+        return Outcome(Status.SOLVED, count=counter.count, stats=self.stats)
 
     def first(self, problem: Problem) -> Outcome:
         model, q = build_model(problem)
-        solver = self._solver(enumerate_all=False)
-        status = self._valid(_solve(solver, model), model)
-        seconds = solver.wall_time
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Outcome(Status.SOLVED, tuple(solver.value(v) for v in q), seconds)
-        if status == cp_model.INFEASIBLE:
-            return Outcome(Status.NO_SOLUTION, None, seconds)
-        return Outcome(Status.TIME_LIMIT, None, seconds)
+        run = _Run(self._solver(enumerate_all=False), model)
+        result = self._finish(run, run.wait(), model, enumerated=False)
+        if isinstance(result, Reason):
+            return Outcome(Status.UNKNOWN, count=0, reason=result, stats=self.stats)
+        if result is Status.NO_SOLUTION:
+            return Outcome(result, count=0, stats=self.stats)
+        return Outcome(result, tuple(run.solver.value(v) for v in q), 1, stats=self.stats)
+
+
+BACKEND = CpSatBackend

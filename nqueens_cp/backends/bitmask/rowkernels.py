@@ -1,4 +1,5 @@
-"""numba-compiled kernels of the bitmask backend (boards up to 64 columns, one uint64 per row).
+"""numba-compiled row-search kernels of the bitmask engine (boards up to 64 columns, one uint64
+per row).
 
 A row's free squares are `masks[row] & ~(cols | d1 | d2)`: `cols` holds the used columns,
 `d1`/`d2` the squares the placed pieces attack along the two diagonal directions, shifted one
@@ -7,7 +8,8 @@ lexicographic order. Every integer in the hot loops is uint64: numba turns a uin
 into float64, which would silently lose bits.
 
 All kernels are iterative with an explicit stack, so the enumeration can stop when its output
-buffer is full and resume on the next call exactly where it left off.
+buffer is full or its node budget spent, and resume on the next call exactly where it left off:
+Python regains control in bounded slices (Ctrl-C, time limits).
 """
 
 from __future__ import annotations
@@ -69,11 +71,10 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0):
     """Number of completions of rows row0.. given the attacks (cols0, d1_0, d2_0) on row0.
     `plain`: every row's mask is the full board, so no mask is loaded in the loop.
 
-    What brings the loop below the C yardstick's time (measured in benchmarks/bench_count.py):
-    the current row's state lives in locals; a frame is pushed only for a row with squares
-    left to try, so the last square descends like a tail call; a dead end one row down is
-    skipped without a push; the last two rows are counted branch-free (`_last_two`); and row
-    indices are unsigned, so numba emits no negative-index wraparound in the loop."""
+    Why it is fast (figures in the README): the current row's state lives in locals; a frame is
+    pushed only for a row with squares left to try, so the last square descends like a tail
+    call; a dead end one row down is skipped without a push; the last two rows are counted
+    branch-free (`_last_two`); and row indices are unsigned (no negative-index wraparound)."""
     n = masks.shape[0]
     last = n - 1
     a = masks[row0] & ~(cols0 | d1_0 | d2_0)
@@ -149,13 +150,13 @@ def count_rooks(masks, row0, cols0, d1_0, d2_0):
 
 
 def new_state(masks: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Fresh search state for `enumerate_batch`: (avail, cols, d1, d2, k1, k2, place, st)
-    where st = [current row, done flag]."""
+    """Fresh search state for `enumerate_batch`: (avail, cols, d1, d2, k2, place, st) where k2
+    carries knight attacks and st = [current row, done flag, nodes so far]."""
     n = masks.shape[0]
     avail = np.zeros(n, np.uint64)
     avail[0] = masks[0]
-    zeros = [np.zeros(n, np.uint64) for _ in range(5)]
-    return (avail, *zeros, np.zeros(n, np.int16), np.zeros(2, np.int64))
+    zeros = [np.zeros(n, np.uint64) for _ in range(4)]
+    return (avail, *zeros, np.zeros(n, np.int16), np.zeros(3, np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -178,21 +179,23 @@ def _torus_knights_ok(place, n):
 
 
 @njit(cache=True)
-def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k1, k2, place, st, out):
-    """Write up to out.shape[0] next solutions into `out` and return how many; sets st[1]
-    when the search is exhausted. The state arrays carry the search between calls.
+def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k2, place, st, out, budget):
+    """Write up to out.shape[0] next solutions into `out` and return how many, placing at most
+    `budget` pieces; sets st[1] when the search is exhausted and adds the placements to st[2].
+    The state arrays carry the search between calls.
 
-    Beyond the column and diagonal masks, knight moves keep k1[r] (squares of row r a knight
-    on the row above reaches, plus those from two rows above) and k2[r] (squares of row r+1
-    reached from row r-1). On a torus, masks rotate instead of shift; knight moves that wrap
-    across the first and last rows are checked on each complete placement."""
+    Knight moves keep k2[r], the squares of row r+1 reached from row r-1 (those of row r from
+    the row above are added when row r's free squares are computed). On a torus, masks rotate
+    instead of shift; knight moves that wrap across the first and last rows are checked on each
+    complete placement."""
     n = masks.shape[0]
     last = n - 1
     full = _full(n)
     cap = out.shape[0]
     r = st[0]
     k = 0
-    while k < cap:
+    nodes = 0
+    while k < cap and nodes < budget:
         a = avail[r]
         if a == _ZERO:
             if r == 0:
@@ -203,6 +206,7 @@ def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k1, k2, pla
         bit = _lowbit(a)
         avail[r] = a ^ bit
         place[r] = _index(bit)
+        nodes += 1
         if r == last:
             if knight and torus and not _torus_knights_ok(place, n):
                 continue
@@ -232,52 +236,41 @@ def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k1, k2, pla
         cols[r] = c
         d1[r] = x
         d2[r] = y
-        k1[r] = n1
         k2[r] = n2
         avail[r] = masks[r] & ~(c | x | y | n1)
     st[0] = r
+    st[2] += nodes
     return k
 
 
 @njit(cache=True)
-def _image(sol, g, img):
-    """img = the image of solution `sol` under symmetry number g (numbering of
-    nqueens_cp.symmetry.SYMMETRIES)."""
-    n = sol.shape[0]
-    m = n - 1
-    for r in range(n):
-        c = sol[r]
-        if g == 0:
-            img[r] = c
-        elif g == 1:  # rot90: (r, c) -> (c, n-1-r)
-            img[c] = m - r
-        elif g == 2:  # rot180
-            img[m - r] = m - c
-        elif g == 3:  # rot270: (r, c) -> (n-1-c, r)
-            img[m - c] = r
-        elif g == 4:  # flip-cols
-            img[r] = m - c
-        elif g == 5:  # flip-rows
-            img[m - r] = c
-        elif g == 6:  # transpose
-            img[c] = r
-        else:  # anti-transpose: (r, c) -> (n-1-c, n-1-r)
-            img[m - c] = m - r
+def _image(sol, t, img):
+    """img = the image of solution `sol` under the symmetry whose row of
+    nqueens_cp.symmetry.TABLE is t = (transpose, reflect rows, reflect columns)."""
+    m = sol.shape[0] - 1
+    for r in range(sol.shape[0]):
+        a, b = r, sol[r]
+        if t[0]:
+            a, b = b, a
+        if t[1]:
+            a = m - a
+        if t[2]:
+            b = m - b
+        img[a] = b
 
 
 @njit(cache=True)
-def count_canonical(sols, group):
-    """(canonical solutions, sum of their orbit sizes) among the rows of `sols`."""
+def count_canonical(sols, table, by_orbit):
+    """Add to by_orbit[k] the canonical solutions among the rows of `sols` whose class has k
+    members, under the group whose symmetries are the rows of `table` (symmetry.table_array)."""
     n = sols.shape[1]
     img = np.empty(n, sols.dtype)
-    unique = 0
-    total = 0
     for i in range(sols.shape[0]):
         sol = sols[i]
         canonical = True
         stabilizer = 0
-        for g in group:
-            _image(sol, g, img)
+        for g in range(table.shape[0]):
+            _image(sol, table[g], img)
             order = 0  # -1: image smaller, 0: equal, 1: larger
             for r in range(n):
                 if img[r] != sol[r]:
@@ -289,6 +282,4 @@ def count_canonical(sols, group):
             if order == 0:
                 stabilizer += 1
         if canonical:
-            unique += 1
-            total += group.shape[0] // stabilizer
-    return unique, total
+            by_orbit[table.shape[0] // stabilizer] += 1

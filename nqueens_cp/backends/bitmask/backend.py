@@ -1,0 +1,198 @@
+"""The bitmask backend: our own engine, the primary enumerator and the fastest.
+
+Every search asks the planner (`planner.plan`) which algorithm serves it, then runs that one:
+the compiled row search (`rowkernels`), the most-constrained-line search (`mrvkernel`), the
+explicit constructions (`construct`), the sub-problem count (`split`), or the same row search on
+Python integers (`pysearch`). Compiled code runs in bounded slices, so the deadline and Ctrl-C
+are seen between them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ...problem import Problem, Solution
+from ..base import Backend, BackendError, Capabilities, ClassCount, Outcome, Plan, Status, Unknown
+from . import planner, pysearch
+from .construct import construct
+from .rows import SLICE_NODES, enumerate_arrays
+from .split import POOL_DEPTH, count_item, count_item_sum, fingerprint, in_process_depth, load_kernels, masks_array
+from .split import split as split_rows
+
+
+class BitmaskBackend(Backend):
+    """Options: `workers`, the processes a count may use (default: every core from n = 13);
+    `progress`, a callback (done, total) over a count's sub-problems; `time_limit` in seconds;
+    `lexicographic`, for `first`: the lexicographically first solution (a search) rather than
+    the fastest one (a construction where one exists)."""
+
+    capabilities = Capabilities(
+        options=frozenset({"workers", "progress", "time_limit", "lexicographic"}),
+        partition=True,
+    )
+
+    def _plan(self, problem: Problem, task: str) -> Plan:
+        from ...parallel import default_workers, max_workers
+
+        workers = self.settings.get("workers")
+        if workers is not None and workers > max_workers():
+            raise BackendError(f"workers must be at most {max_workers()} on this machine, got {workers}")
+        return planner.plan(problem, task, self.settings, default_workers())
+
+    # -- streams ---------------------------------------------------------------------------
+
+    def batches(self, problem: Problem) -> Iterator[np.ndarray]:
+        self.stats = {}
+        if self.plan(problem, "solve").algorithm == "rows-python":
+            return super().batches(problem)
+        return enumerate_arrays(problem, self.deadline(), self.stats)
+
+    def solutions(self, problem: Problem) -> Iterator[Solution]:
+        if self.plan(problem, "solve").algorithm == "rows-python":
+            self.stats = {}
+            return pysearch.solutions(problem, self.deadline(), self.stats)
+        return (tuple(row) for batch in self.batches(problem) for row in batch.tolist())
+
+    # -- decisions and counts --------------------------------------------------------------
+
+    def first(self, problem: Problem) -> Outcome:
+        plan = self.plan(problem, "first")
+        self.stats = {}
+        if plan.algorithm == "construct":
+            sol = construct(problem)
+            if sol is None:
+                return Outcome(Status.NO_SOLUTION, count=0)
+            assert isinstance(sol, tuple)
+            why = problem.explain(sol)
+            if why:  # the construction is proven; this guards our transcription of it
+                raise BackendError(f"internal error: constructed placement {why}")
+            return Outcome(Status.SOLVED, sol, 1)
+        if plan.algorithm == "mrv":
+            return self._mrv(problem, stop_at=1)
+        if plan.algorithm == "rows":
+            batches = enumerate_arrays(problem, self.deadline(), self.stats)
+            stream: Iterator[Any] = (tuple(b[0].tolist()) for b in batches)
+        else:
+            stream = pysearch.solutions(problem, self.deadline(), self.stats)
+        return self._first_of(stream)
+
+    def _first_of(self, stream: Iterator[Solution]) -> Outcome:
+        try:
+            for sol in stream:
+                return Outcome(Status.SOLVED, sol, 1, stats=self.stats)
+        except Unknown as exc:
+            return Outcome(Status.UNKNOWN, count=0, reason=exc.reason, stats=self.stats)
+        finally:
+            stream.close()  # type: ignore[attr-defined]
+        return Outcome(Status.NO_SOLUTION, count=0, stats=self.stats)
+
+    def count(self, problem: Problem) -> Outcome:
+        plan = self.plan(problem, "count")
+        self.stats = {}
+        if plan.algorithm == "count-split":
+            return self._count_split(problem, plan)
+        outcome = self._mrv(problem, stop_at=0) if plan.algorithm == "mrv" else self._count_rows(problem, plan)
+        progress = self.settings.get("progress")
+        if progress and outcome.status is not Status.UNKNOWN:  # a count not cut into sub-problems is one item
+            progress(1, 1)
+        return outcome
+
+    def _count_rows(self, problem: Problem, plan: Plan) -> Outcome:
+        """Count the row search's solutions (compiled batches, or Python integers)."""
+        if plan.algorithm == "rows-python":
+            stream: Iterator[Any] = ((1,) for _ in pysearch.solutions(problem, self.deadline(), self.stats))
+        else:
+            stream = enumerate_arrays(problem, self.deadline(), self.stats)
+        found = 0
+        try:
+            for batch in stream:
+                found += len(batch)
+        except Unknown as exc:
+            return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats=self.stats)
+        return Outcome(Status.SOLVED, count=found, stats=self.stats)
+
+    def _count_split(self, problem: Problem, plan: Plan) -> Outcome:
+        deadline = self.deadline()
+        progress = self.settings.get("progress")
+        masks, diag = masks_array(problem), problem.rule.diagonals
+        subs = split_rows(problem, POOL_DEPTH if plan.workers > 1 else in_process_depth(problem.n))
+        context = (masks, diag, subs)
+        total = 0
+        try:
+            if plan.workers > 1:
+                from ...parallel import share_work
+
+                load_kernels(masks, diag)
+                parts = share_work(count_item_sum, len(subs), plan.workers, context, progress, deadline.check)
+                total = sum(part[0] for part in parts)
+            else:
+                for i in range(len(subs)):
+                    total += count_item(context, i)
+                    if progress:
+                        progress(i + 1, len(subs))
+                    deadline.check(total)
+        except Unknown as exc:
+            return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
+        return Outcome(Status.SOLVED, count=total)
+
+    def _mrv(self, problem: Problem, stop_at: int) -> Outcome:
+        """The constrained-board search in budgeted slices: the first solution (stop_at = 1)
+        or the count (stop_at = 0)."""
+        from . import mrvkernel as k
+
+        deadline = self.deadline()
+        masks = masks_array(problem)
+        state = k.new_state(problem.n)
+        k.start(masks, *state)
+        place = np.zeros(problem.n, np.int64)
+        found, nodes, last = 0, 0, None
+        try:
+            while not state[-1][1]:
+                got, spent = k.run(
+                    masks, problem.rule.diagonals, *state, stop_at - found if stop_at else 0, SLICE_NODES // 2, place
+                )
+                nodes += spent
+                if got:
+                    found += got
+                    last = tuple(int(c) for c in place)
+                    if found == stop_at:
+                        break
+                deadline.check(found)
+        except Unknown as exc:
+            self.stats = {"nodes": nodes}
+            return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats=self.stats)
+        self.stats = {"nodes": nodes}
+        if stop_at == 1 and not found:
+            return Outcome(Status.NO_SOLUTION, count=0, stats=self.stats)
+        if stop_at == 1:
+            return Outcome(Status.SOLVED, last, 1, stats=self.stats)
+        return Outcome(Status.SOLVED, count=found, stats=self.stats)
+
+    # -- symmetry classes and partitions ---------------------------------------------------
+
+    def count_classes(self, problem: Problem) -> ClassCount:
+        plan = self.plan(problem, "unique")
+        if plan.algorithm != "canonical":
+            return super().count_classes(problem)
+        from .canonical import count_classes
+
+        return count_classes(problem, plan.workers, self.deadline())
+
+    def partition(self, problem: Problem, depth: int):
+        """The count as numbered work items for nqueens_cp.partition (pool, Dask, checkpoints)."""
+        from ...partition import Partition
+
+        self.plan(problem, "count")
+        if problem.n > planner.MAX_COMPILED_N or problem.torus or problem.rule.knight:
+            raise BackendError("bitmask: a partitioned count covers queen and rook boards up to 64 columns")
+        masks, diag = masks_array(problem), problem.rule.diagonals
+        return Partition(
+            fingerprint(problem, depth),
+            len(subs := split_rows(problem, depth)),
+            count_item,
+            (masks, diag, subs),
+            lambda: load_kernels(masks, diag),
+        )

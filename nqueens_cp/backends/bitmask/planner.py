@@ -1,0 +1,101 @@
+"""The one place that decides which of the engine's algorithms serves a (problem, task).
+
+The decision depends on the problem, the task and the options only (never on what the process
+happens to have imported), and it comes with a reason the user sees (`--json`'s "plan",
+`--verbose`). The measurements behind each threshold are in the README (Benchmarks).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...problem import Problem
+from ..base import Plan, UnsupportedProblem
+from .construct import has_closed_form
+
+#: Boards up to this many columns fit one uint64 per row and run compiled.
+MAX_COMPILED_N = 64
+
+#: Queen-like boards up to this size are counted in Python: n = 10 takes 0.04 s there, while
+#: loading the compiled kernels into a fresh process takes about 0.85 s.
+PYTHON_COUNT_MAX_N = 10
+
+#: A plain count is spread over a process pool from this size (when more than one worker may
+#: be used); below it the whole count takes less than starting a pool.
+PARALLEL_FROM_N = 13
+
+#: Counting on constrained boards switches to the most-constrained-line search once more than
+#: this share of the board is unusable (it pays per solution, the row search does not).
+MRV_COUNT_UNUSABLE = 0.5
+
+ALGORITHMS = {
+    "construct": "explicit O(n) placement (or the theorem that there is none)",
+    "mrv": "most-constrained-line search, compiled",
+    "rows": "row-by-row bitmask search, compiled, lexicographic",
+    "rows-python": "row-by-row bitmask search on Python integers",
+    "count-split": "compiled count kernel over prefix sub-problems (left-right mirror)",
+    "count-rows": "compiled row search, counting its solutions",
+    "canonical": "symmetry-broken compiled searches with a compiled canonical test",
+}
+
+
+def constrained(problem: Problem) -> bool:
+    """Blocked or fixed squares on a queen or rook board the compiled kernels take: the
+    most-constrained-line search applies."""
+    return (
+        not problem.is_plain
+        and not problem.torus
+        and not problem.rule.knight
+        and problem.n <= MAX_COMPILED_N
+    )
+
+
+def _unusable_share(problem: Problem) -> float:
+    return 1 - sum(m.bit_count() for m in problem.row_masks) / problem.n**2
+
+
+def plan(problem: Problem, task: str, settings: dict[str, Any], default_workers: int) -> Plan:
+    n = problem.n
+    compiled = n <= MAX_COMPILED_N
+    workers = settings.get("workers")
+    if workers not in (None, 1) and task not in ("count", "unique"):
+        raise UnsupportedProblem(f"bitmask: {task} runs in one process; --workers applies to count")
+    if settings.get("lexicographic") and task != "first":
+        raise UnsupportedProblem("bitmask: --lexicographic applies to first (solve is always lexicographic)")
+
+    if task == "first":
+        if settings.get("lexicographic"):
+            if not compiled:
+                return Plan(task, "rows-python", "the lexicographically first solution, over 64 columns")
+            return Plan(task, "rows", "the lexicographically first solution was asked for")
+        if has_closed_form(problem):
+            return Plan(task, "construct", "a closed form covers this plain board")
+        if constrained(problem):
+            return Plan(task, "mrv", "blocked or fixed squares: branch on the most constrained line")
+        if not compiled:
+            return Plan(task, "rows-python", "over 64 columns and no closed form")
+        return Plan(task, "rows", "a variant with no closed form for this n")
+
+    if task == "solve":
+        if not compiled:
+            return Plan(task, "rows-python", "over 64 columns")
+        return Plan(task, "rows", "streams every solution in lexicographic order")
+
+    if task == "unique":
+        if not compiled:
+            return Plan(task, "rows-python", "over 64 columns: every solution tested in Python")
+        w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
+        return Plan(task, "canonical", "one search per first-row column, then the canonical test", w)
+
+    # count
+    if not compiled:
+        return Plan(task, "rows-python", "over 64 columns")
+    if n <= PYTHON_COUNT_MAX_N and problem.rule.diagonals:
+        return Plan(task, "rows-python", f"n <= {PYTHON_COUNT_MAX_N}: cheaper than loading the compiled kernel")
+    if constrained(problem) and _unusable_share(problem) > MRV_COUNT_UNUSABLE:
+        return Plan(task, "mrv", "over half the board unusable: the most-constrained-line search prunes more")
+    if problem.rule.knight or problem.torus:
+        return Plan(task, "count-rows", "no count kernel for knight moves or wrapped diagonals")
+    w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
+    why = "sub-problems on a process pool" if w > 1 else "sub-problems in this process"
+    return Plan(task, "count-split", why, w)

@@ -1,0 +1,49 @@
+"""The compiled row search driven from Python: batches of solutions in lexicographic order, in
+bounded slices so the deadline and Ctrl-C are seen between compiled calls."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from ...problem import Problem
+from ..base import Deadline
+from .split import masks_array
+
+#: Enumeration hands solutions back in batches that start small (a `first` costs one solution)
+#: and double up to this size (a full enumeration pays little per call).
+MAX_BATCH = 8192
+
+#: Placements one compiled call may make before Python regains control: a few milliseconds.
+SLICE_NODES = 1 << 20
+
+
+def enumerate_arrays(
+    problem: Problem, deadline: Deadline, stats: dict[str, int], masks: np.ndarray | None = None
+) -> Iterator[np.ndarray]:
+    """Every solution in lexicographic order as batches (rows of an int16 array) from the
+    resumable compiled kernel (n <= 64). Each yielded array is valid until the next. `masks`
+    narrows the problem's own row masks (a search restricted on purpose)."""
+    from . import rowkernels as k
+
+    rule = problem.rule
+    masks = masks_array(problem) if masks is None else masks
+    state = k.new_state(masks)
+    st = state[-1]
+    batch = 1
+    out = np.empty((batch, problem.n), dtype=np.int16)
+    found = 0
+    try:
+        while not st[1]:
+            if out.shape[0] != batch:
+                out = np.empty((batch, problem.n), dtype=np.int16)
+            got = k.enumerate_batch(masks, rule.diagonals, rule.knight, problem.torus, *state, out, SLICE_NODES)
+            if got:
+                found += got
+                yield out[:got]
+                batch = min(batch * 2, MAX_BATCH)
+            if not st[1]:
+                deadline.check(found)
+    finally:
+        stats["nodes"] = stats.get("nodes", 0) + int(st[2])

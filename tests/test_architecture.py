@@ -1,0 +1,99 @@
+"""The package's shape, checked from its source: no import cycle (lazy imports included), generic
+machinery that imports no backend, and no backend named outside nqueens_cp/backends/."""
+
+import ast
+from pathlib import Path
+
+import nqueens_cp
+from nqueens_cp.backends import BACKENDS
+
+ROOT = Path(nqueens_cp.__file__).parent
+GENERIC = ("nqueens_cp.parallel", "nqueens_cp.partition")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in ROOT.rglob("*.py")}
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """Every package module `name` imports, at module level or inside a function."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            stem = node.module if node.level == 0 else ".".join(filter(None, [base, node.module]))
+            targets = [f"{stem}.{a.name}" if f"{stem}.{a.name}" in known else stem for a in node.names]
+        else:
+            continue
+        found |= {t for t in targets if t in known and t != name}
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules()
+    return {name: _imports(name, path, set(mods)) for name, path in mods.items()}
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = _graph()
+    state: dict[str, int] = {}  # 1 on the current path, 2 finished
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycle = [*path[path.index(nxt) :], nxt]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+
+
+def test_generic_machinery_imports_no_backend():
+    graph = _graph()
+    for name in GENERIC:
+        reach, todo = set(), [name]
+        while todo:
+            for nxt in graph[todo.pop()] - reach:
+                reach.add(nxt)
+                todo.append(nxt)
+        assert not {m for m in reach if m.startswith("nqueens_cp.backends")}, name
+
+
+def test_the_graph_sees_lazy_imports():
+    """Guards the walker itself: a function-level import is an edge."""
+    assert "nqueens_cp.backends.bitmask.rowkernels" in _graph()["nqueens_cp.backends.bitmask.rows"]
+
+
+def test_no_backend_is_named_outside_the_backends_package():
+    for name, path in _modules().items():
+        if name.startswith("nqueens_cp.backends"):
+            continue
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(n.body[0].value)
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef) and n.body and isinstance(n.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value in BACKENDS and id(node) not in docstrings:
+                raise AssertionError(f"{path.name}:{node.lineno} names backend {node.value!r}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and ".backends." in f".{node.module}.":
+                assert node.module.endswith("backends") or node.module.endswith("backends.base"), (
+                    f"{path.name}:{node.lineno} reaches into {node.module}"
+                )
