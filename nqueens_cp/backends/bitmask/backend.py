@@ -54,7 +54,12 @@ class BitmaskBackend(Backend):
         if self.plan(problem, "solve").algorithm == "rows-python":
             self.stats = {}
             return pysearch.solutions(problem, self.deadline(), self.stats)
-        return (tuple(row) for batch in self.batches(problem) for row in batch.tolist())
+        return self._tuples(self.batches(problem))
+
+    @staticmethod
+    def _tuples(batches: Iterator[np.ndarray]) -> Iterator[Solution]:
+        for batch in batches:
+            yield from map(tuple, batch.tolist())
 
     # -- decisions and counts --------------------------------------------------------------
 

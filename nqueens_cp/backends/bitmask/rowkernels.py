@@ -195,11 +195,13 @@ def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k2, place, 
     r = st[0]
     k = 0
     nodes = 0
-    while k < cap and nodes < budget:
+    while k < cap:
         a = avail[r]
         if a == _ZERO:
             if r == 0:
                 st[1] = 1
+                break
+            if nodes >= budget:  # looked at on the way back only: off the placement path
                 break
             r -= 1
             continue
