@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 #: Pools never get more processes than this many per core: more only adds start-up and
-#: switching (count 13 took 21 s on 1000 workers against 0.9 s on 2).
+#: switching (README, Benchmarks).
 MAX_WORKERS_PER_CORE = 4
 
 #: How often the parent looks at progress, its deadline and Ctrl-C while workers run.
@@ -131,9 +131,10 @@ def share_work(
 ) -> list[tuple[int, ...]]:
     """Each worker's elementwise sum of func(context, i) over the i < n_items it took; together
     they cover every i once. Workers take the next i from a shared counter, so the load balances
-    itself and no message passes per item (a message costs the parent about 0.5 ms of CPU, taken
-    from the workers on a 2-core machine). Every POLL_SECONDS the parent reports (done, n_items)
-    to `progress` when it changed and calls `poll`, which may raise to stop the pool."""
+    itself and no message passes per item (a message costs the parent CPU that, on a machine
+    with few cores, is taken from the workers: README, Benchmarks). Every POLL_SECONDS the
+    parent reports (done, n_items) to `progress` when it changed and calls `poll`, which may
+    raise to stop the pool."""
     ctx = _mp_context()
     shared = (ctx.Value("q", 0), ctx.Value("q", 0), n_items)
     with _pool(workers, context, shared) as pool:

@@ -16,8 +16,8 @@ from .construct import has_closed_form
 #: Boards up to this many columns fit one uint64 per row and run compiled.
 MAX_COMPILED_N = 64
 
-#: Queen-like boards up to this size are counted in Python: n = 10 takes 0.04 s there, while
-#: loading the compiled kernels into a fresh process takes about 0.85 s.
+#: Queen-like boards up to this size are counted in Python, which costs less than loading the
+#: compiled kernels into a fresh process (README, Start-up).
 PYTHON_COUNT_MAX_N = 10
 
 #: A plain count is spread over a process pool from this size (when more than one worker may

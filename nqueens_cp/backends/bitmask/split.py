@@ -49,8 +49,7 @@ def split(problem: Problem, depth: int) -> np.ndarray:
 
 def in_process_depth(n: int) -> int:
     """Rows fixed per sub-problem for a count in this process: deep enough that one compiled
-    call (which Ctrl-C and the clock cannot interrupt) lasts a fraction of a second, from about
-    100 calls of about 10 ms at n = 16 up."""
+    call (which Ctrl-C and the clock cannot interrupt) lasts a fraction of a second as n grows."""
     return max(2, (n - 12) // 2)
 
 
