@@ -14,7 +14,11 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-from .problem import InvalidProblem, NQueensError, Problem, Square
+from .problem import MAX_N, InvalidProblem, NQueensError, Problem, Square
+
+#: Instance files larger than this are refused before they are read (the largest real ones,
+#: the ASP competition's, are a few hundred kilobytes).
+MAX_MODEL_BYTES = 64 << 20
 
 
 class ModelFileError(NQueensError):
@@ -25,6 +29,31 @@ class ModelFileError(NQueensError):
 
 def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
+
+
+def _is_int(v: object) -> bool:
+    """An integer, and not a boolean (True would otherwise read as 1)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_size(path: Path, line: int | None, n: object) -> int:
+    """The board size, checked before anything is built from it."""
+    if not _is_int(n):
+        raise ModelFileError(path, line, f"the board size must be an integer, got {n!r}")
+    assert isinstance(n, int)
+    if not 1 <= n <= MAX_N:
+        raise ModelFileError(path, line, f"board size {n} is out of range 1..{MAX_N}")
+    return n
+
+
+def _check_one_based(path: Path, line: int | None, n: int, entry: object, what: str) -> Square:
+    """A 1-based [row, col] entry of an n x n board, as a 0-based square; messages stay 1-based."""
+    if not (isinstance(entry, list | tuple) and len(entry) == 2 and all(_is_int(v) for v in entry)):
+        raise ModelFileError(path, line, f"{what} entry {entry!r} is not a 1-based [row, col] pair of integers")
+    r, c = entry
+    if not (1 <= r <= n and 1 <= c <= n):
+        raise ModelFileError(path, line, f"{what} entry [{r}, {c}] is off the {n}x{n} board (rows and columns 1..{n})")
+    return (r - 1, c - 1)
 
 
 def _build(path: Path, line_of_key: Callable[[str], int | None], **spec) -> Problem:
@@ -62,15 +91,25 @@ def read_toml(path: Path, text: str) -> Problem:
         raise ModelFileError(path, line_of_key(key), f"unknown key {key!r} (known: {', '.join(sorted(_TOML_KEYS))})")
     if "n" not in data:
         raise ModelFileError(path, None, "missing the board size `n = ...`")
-    return _build(
-        path,
-        line_of_key,
-        n=data["n"],
-        piece=data.get("piece", "queen"),
-        blocked=[tuple(sq) if isinstance(sq, list) else sq for sq in data.get("blocked", [])],
-        fixed=[tuple(sq) if isinstance(sq, list) else sq for sq in data.get("fixed", [])],
-        torus=data.get("torus", False),
-    )
+    _check_size(path, line_of_key("n"), data["n"])
+    piece = data.get("piece", "queen")
+    if not isinstance(piece, str):
+        raise ModelFileError(path, line_of_key("piece"), f'piece must be a string such as "queen", got {piece!r}')
+    torus = data.get("torus", False)
+    if not isinstance(torus, bool):
+        raise ModelFileError(path, line_of_key("torus"), f"torus must be true or false, got {torus!r}")
+    if "description" in data and not isinstance(data["description"], str):
+        raise ModelFileError(path, line_of_key("description"), "description must be a string")
+    squares = {}
+    for key in ("blocked", "fixed"):
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise ModelFileError(path, line_of_key(key), f"{key} must be a list of [row, col] pairs, got {value!r}")
+        for sq in value:
+            if not (isinstance(sq, list) and len(sq) == 2 and all(_is_int(v) for v in sq)):
+                raise ModelFileError(path, line_of_key(key), f"{key} entry {sq!r} is not a [row, col] pair of integers")
+        squares[key] = [tuple(sq) for sq in value]
+    return _build(path, line_of_key, n=data["n"], piece=piece, torus=torus, **squares)
 
 
 def write_toml(problem: Problem, description: str | None = None) -> str:
@@ -88,50 +127,49 @@ def write_toml(problem: Problem, description: str | None = None) -> str:
 # -- CSPLib prob080 Essence' parameter files (1-based) ------------------------------------------
 
 _LETTING = re.compile(r"letting\s+(\w+)\s*(?:be\s*|=)\s*", re.I)
-
-
-def _one_based(path: Path, text: str, offset: int, pairs: object, what: str) -> list[Square]:
-    """1-based [row, col] pairs to 0-based squares (0 or a negative value is an error)."""
-    if not isinstance(pairs, list | tuple):
-        raise ModelFileError(path, _line_of(text, offset), f"{what} must be a list of [row, col] pairs")
-    out = []
-    for p in pairs:
-        if not isinstance(p, list | tuple) or len(p) != 2 or not all(isinstance(v, int) and v >= 1 for v in p):
-            raise ModelFileError(path, _line_of(text, offset), f"{what} entry {p!r} is not a 1-based [row, col]")
-        out.append((p[0] - 1, p[1] - 1))
-    return out
+_PAIR = re.compile(r"\[[^\[\]]*\]")
 
 
 def read_param(path: Path, text: str) -> Problem:
-    """`letting n = N` and `letting blocks = [[r, c], ...]`, rows and columns from 1."""
+    """`letting n = N` and `letting blocks = [[r, c], ...]`, rows and columns from 1. Errors name
+    the line of the offending entry, in the file's own 1-based terms."""
     body = re.sub(r"\$.*", "", text)  # Essence comments start with $
-    found: dict[str, tuple[object, int]] = {}
+    found: dict[str, tuple[object, int, int]] = {}  # name -> (value, start, end of its text)
     starts = list(_LETTING.finditer(body))
     if not starts:
         raise ModelFileError(path, 1, "no `letting NAME = VALUE` statements")
     for i, m in enumerate(starts):
         end = starts[i + 1].start() if i + 1 < len(starts) else len(body)
+        name = m.group(1).lower()
+        if name in found:
+            first = _line_of(body, found[name][1])
+            raise ModelFileError(path, _line_of(body, m.start()), f"{name} is given twice (first on line {first})")
         raw = body[m.end() : end].strip()
         try:
             value = ast.literal_eval(raw) if raw else None
-        except (ValueError, SyntaxError):
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
             raise ModelFileError(
                 path, _line_of(body, m.start()), f"cannot read the value of {m.group(1)}: {raw[:40]!r}"
             ) from None
-        found[m.group(1).lower()] = (value, m.start())
+        found[name] = (value, m.start(), end)
     if "n" not in found:
         raise ModelFileError(path, None, "missing `letting n = N`")
     unknown = set(found) - {"n", "blocks"}
     if unknown:
         name = sorted(unknown)[0]
         raise ModelFileError(path, _line_of(body, found[name][1]), f"unknown parameter {name!r} (expected n, blocks)")
-    blocks, offset = found.get("blocks", ([], 0))
-    return _build(
-        path,
-        lambda key: _line_of(body, found.get("blocks" if key == "blocked" else "n", (None, 0))[1]),
-        n=found["n"][0],
-        blocked=_one_based(path, body, offset, blocks, "blocks"),
-    )
+    n = _check_size(path, _line_of(body, found["n"][1]), found["n"][0])
+    blocked: list[Square] = []
+    if "blocks" in found:
+        blocks, start, end = found["blocks"]
+        if not isinstance(blocks, list | tuple):
+            raise ModelFileError(path, _line_of(body, start), "blocks must be a list of [row, col] pairs")
+        # the line of each entry: the k-th innermost [...] within the statement's text
+        lines = [_line_of(body, start + m.start()) for m in _PAIR.finditer(body[start:end])]
+        for k, entry in enumerate(blocks):
+            line = lines[k] if k < len(lines) and len(lines) == len(blocks) else _line_of(body, start)
+            blocked.append(_check_one_based(path, line, n, entry, "blocks"))
+    return _build(path, lambda key: _line_of(body, found["n"][1]), n=n, blocked=blocked)
 
 
 def write_param(problem: Problem) -> str:
@@ -145,8 +183,10 @@ _FACT = re.compile(r"\s*(\w+)\s*\(([^)]*)\)\s*\.")
 
 
 def read_asp(path: Path, text: str) -> Problem:
-    nums: set[int] = set()
-    blocks: list[list[int]] = []
+    """`num(1..N).` or one `num(i).` per i, and `block(r, c).`, 1-based. The board size is
+    checked before any range is expanded, and every error names its line."""
+    spans: list[tuple[int, int, int]] = []  # (lo, hi, line) of each num fact
+    blocks: list[tuple[int, int, int]] = []  # (r, c, line)
     for lineno, line in enumerate(text.splitlines(), 1):
         line = line.split("%", 1)[0]
         pos = 0
@@ -161,24 +201,30 @@ def read_asp(path: Path, text: str) -> Problem:
             try:
                 if name == "num" and len(args) == 1:
                     lo, _, hi = args[0].partition("..")
-                    nums.update(range(int(lo), int(hi or lo) + 1))
+                    spans.append((int(lo), int(hi or lo), lineno))
                 elif name == "block" and len(args) == 2:
                     r, c = (int(a) for a in args)
-                    if r < 1 or c < 1:
-                        raise ValueError
-                    blocks.append([r, c])
+                    blocks.append((r, c, lineno))
                 else:
                     raise ModelFileError(path, lineno, f"unknown fact {name}/{len(args)} (expected num/1, block/2)")
             except ValueError:
-                raise ModelFileError(
-                    path, lineno, f"bad arguments in {m.group(0).strip()!r} (1-based integers)"
-                ) from None
-    if not nums:
+                raise ModelFileError(path, lineno, f"bad arguments in {m.group(0).strip()!r} (integers)") from None
+    if not spans:
         raise ModelFileError(path, None, "no num(i). facts giving the board size")
-    n = max(nums)
-    if nums != set(range(1, n + 1)):
-        raise ModelFileError(path, None, f"num facts must cover 1..{n} exactly")
-    return _build(path, lambda key: None, n=n, blocked=[(r - 1, c - 1) for r, c in blocks])
+    for lo, hi, lineno in spans:
+        if lo < 1 or hi < lo:
+            raise ModelFileError(path, lineno, f"num({lo}..{hi}) is not a range of rows from 1")
+        _check_size(path, lineno, hi)
+    covered = 0  # the nums must cover 1..n exactly: merge the sorted ranges
+    for lo, hi, _ in sorted(spans):
+        if lo > covered + 1:
+            break
+        covered = max(covered, hi)
+    n = max(hi for _, hi, _ in spans)
+    if covered != n:
+        raise ModelFileError(path, None, f"num facts must cover 1..{n} exactly (1..{covered} is covered)")
+    blocked = [_check_one_based(path, lineno, n, [r, c], "block") for r, c, lineno in blocks]
+    return _build(path, lambda key: None, n=n, blocked=blocked)
 
 
 # -- plain text boards: '.' free, 'X' blocked, 'Q' fixed ----------------------------------------
@@ -187,12 +233,13 @@ def read_asp(path: Path, text: str) -> Problem:
 def read_board(path: Path, text: str) -> Problem:
     rows: list[tuple[int, str]] = []
     for lineno, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].replace(" ", "").strip()
+        line = "".join(line.split("#", 1)[0].split())  # spaces and tabs separate squares
         if line:
             rows.append((lineno, line))
     if not rows:
         raise ModelFileError(path, None, "empty board")
     n = len(rows)
+    _check_size(path, rows[0][0], n)
     blocked, fixed = [], []
     for r, (lineno, line) in enumerate(rows):
         if len(line) != n:
@@ -224,7 +271,10 @@ def read_model(path: str | Path) -> Problem:
     if reader is None:
         raise ModelFileError(path, None, f"unknown model file type {path.suffix!r} (known: {', '.join(READERS)})")
     try:
-        text = path.read_text(encoding="utf-8")
+        size = path.stat().st_size
+        if size > MAX_MODEL_BYTES:
+            raise ModelFileError(path, None, f"{size} bytes is more than an instance file may have ({MAX_MODEL_BYTES})")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
     except (OSError, UnicodeDecodeError) as exc:
         raise ModelFileError(path, None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     return reader(path, text)

@@ -46,12 +46,26 @@ def test_text_board(tmp_path):
         ("a.toml", "piece = 'queen'\n", "missing the board size"),
         ("a.toml", "n = 8\n\nblocked = [[9, 1]]\n", "a.toml:3: blocked square (9, 1) is off the 8x8 board"),
         ("a.toml", "n = 0\n", "a.toml:1: board size 0"),
-        ("a.param", "letting n = 4\nletting blocks = [[0, 1]]\n", "a.param:2: blocks entry [0, 1]"),
+        ("a.param", "letting n = 4\nletting blocks = [[0, 1]]\n", "a.param:2: blocks entry [0, 1] is off"),
+        ("a.param", "letting n = 4\nletting blocks = [\n[1, 1],\n[5, 2]]\n", "a.param:4: blocks entry [5, 2]"),
+        ("a.param", "letting n = 4\nletting blocks = [[1, True]]\n", "a.param:2: blocks entry [1, True] is not"),
+        ("a.param", "letting n = 4\nletting n = 5\n", "a.param:2: n is given twice (first on line 1)"),
+        ("a.param", "letting n = True\n", "a.param:1: the board size must be an integer"),
+        ("a.toml", "n = 8\nblocked = 5\n", "a.toml:2: blocked must be a list"),
+        ("a.toml", "n = 8\nfixed = 5\n", "a.toml:2: fixed must be a list"),
+        ("a.toml", "n = 8\nblocked = true\n", "a.toml:2: blocked must be a list"),
+        ("a.toml", "n = 8\nblocked = [[1, true]]\n", "a.toml:2: blocked entry [1, True] is not"),
+        ("a.toml", "n = 8\npiece = [\"queen\"]\n", "a.toml:2: piece must be a string"),
+        ("a.toml", "n = 8\ntorus = 1\n", "a.toml:2: torus must be true or false"),
+        ("a.toml", "n = 8.5\n", "a.toml:1: the board size must be an integer"),
+        ("a.lp", "num(1..100000000000).\n", "a.lp:1: board size 100000000000 is out of range"),
+        ("a.lp", "num(1..4).\n\nblock(5, 1).\n", "a.lp:3: block entry [5, 1] is off the 4x4 board"),
         ("a.param", "letting n = 4\nletting blocks = [[1, 2\n", "a.param:2: cannot read the value of blocks"),
         ("a.param", "letting n = 4\nletting rows = 3\n", "a.param:2: unknown parameter 'rows'"),
         ("a.param", "n = 4\n", "no `letting"),
         ("a.lp", "num(1..4).\nqueen(1,2).\n", "a.lp:2: unknown fact queen/2"),
-        ("a.lp", "num(1..4).\nblock(0,2).\n", "a.lp:2: bad arguments"),
+        ("a.lp", "num(1..4).\nblock(0,2).\n", "a.lp:2: block entry [0, 2] is off the 4x4 board"),
+        ("a.lp", "num(1..4).\nblock(x,2).\n", "a.lp:2: bad arguments"),
         ("a.lp", "num(1). num(3).\n", "must cover 1..3"),
         ("a.txt", ". .\n. . .\n", "a.txt:2: row 1 has 3 squares"),
         ("a.txt", "..\n.?\n", "a.txt:2: unexpected '?'"),
@@ -75,3 +89,19 @@ def test_shipped_models_all_read():
     assert {f.suffix for f in files} >= {".toml", ".param", ".lp", ".txt"}
     for f in files:
         assert isinstance(read_model(f), Problem)
+
+
+def test_byte_order_mark_and_tabs_are_not_squares(tmp_path):
+    """Files saved by Windows editors start with a BOM; a text board may use tabs between squares."""
+    bom = "\ufeff"
+    assert read_model(write(tmp_path, "a.txt", bom + ".\tX\n.\t.\n")) == Problem(2, blocked=[(0, 1)])
+    assert read_model(write(tmp_path, "a.toml", bom + "n = 5\n")) == Problem(5)
+    assert read_model(write(tmp_path, "a.param", bom + "letting n = 5\n")) == Problem(5)
+
+
+def test_a_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    import nqueens_cp.formats as formats
+
+    monkeypatch.setattr(formats, "MAX_MODEL_BYTES", 10)
+    with pytest.raises(ModelFileError, match="more than an instance file may have"):
+        read_model(write(tmp_path, "a.toml", "n = 8\n# a comment\n"))
