@@ -68,6 +68,11 @@ def format_boards(sols, letter, first, buf):
     return pos
 
 
+def bytes_per_solution(n: int) -> int:
+    """The most bytes one solution of size n takes in any format (boards are the largest)."""
+    return max(n * (n + 1), n * 22) + 8
+
+
 def buffer_for(rows: int, n: int) -> np.ndarray:
-    """Room for `rows` solutions of size n in any format (boards are the largest)."""
-    return np.empty(rows * (max(n * (n + 1), n * 22) + 8), dtype=np.uint8)
+    """Room for `rows` solutions of size n in any format."""
+    return np.empty(rows * bytes_per_solution(n), dtype=np.uint8)

@@ -57,6 +57,7 @@ class _Group(TyperGroup):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         try:
+            _negative_size(kwargs.get("args", args[0] if args else None) or sys.argv[1:])
             rv = super().main(*args, **kwargs)
             _flush_stdout()
         except Unknown as exc:
@@ -85,6 +86,14 @@ class _Group(TyperGroup):
                 sys.exit(getattr(exc, "exit_code", EXIT_USAGE))
             _say(f"error: {message}", EXIT_USAGE)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _negative_size(argv: list[str]) -> None:
+    """`nqueens count -1` would read as an unknown option -1: say what is wrong with it instead
+    (a negative number right after a command or another argument stands where N does)."""
+    for prev, tok in zip(argv, argv[1:], strict=False):
+        if re.fullmatch(r"-\d+", tok) and not prev.startswith("-"):
+            raise UserError(f"board size must be a positive integer, got {tok}")
 
 
 def _flush_stdout() -> None:
@@ -447,7 +456,7 @@ def first(
     sol = outcome.solution
     if fmt == "json":
         _echo(json.dumps(_record(p, b, plan, outcome, start) | {"solution": None if sol is None else list(sol)}))
-    elif fmt == "jsonl":
+    elif fmt == "jsonl" and outcome.status is not Status.UNKNOWN:
         _echo("null" if sol is None else f"[{', '.join(map(str, sol))}]")
     elif outcome.status is Status.SOLVED:
         _echo("\n".join(draw(p, sol)))

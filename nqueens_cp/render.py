@@ -13,8 +13,10 @@ from .problem import Problem, Solution
 FORMATS = ("boards", "json", "jsonl", "csv")
 PIECE_LETTER = {"queen": "Q", "rook": "R", "superqueen": "S"}
 
-#: Solutions are formatted and written in chunks of this many, one write call each.
+#: Solutions are formatted and written in chunks of at most this many, one write call each...
 CHUNK = 4096
+#: ...and of at most this many bytes, so the buffer stays small however large the board.
+CHUNK_BYTES = 16 << 20
 
 #: Boards larger than this are not drawn as text (a 10^6 board would be 10^12 characters).
 MAX_DRAWN_N = 1000
@@ -68,12 +70,13 @@ def write_solutions(
         out.write(b"[")
     parts = [np.frombuffer(p, dtype=np.uint8) for p in _ROWS.get(fmt, ())]
     letter = ord(PIECE_LETTER[problem.piece])
-    buf = k.buffer_for(CHUNK, n)
+    rows = max(1, min(CHUNK, CHUNK_BYTES // k.bytes_per_solution(n)))
+    buf = k.buffer_for(rows, n)
     written = 0
     try:
         for batch in _batches(solutions, n):
-            for lo in range(0, batch.shape[0], CHUNK):
-                part = batch[lo : lo + CHUNK]
+            for lo in range(0, batch.shape[0], rows):
+                part = batch[lo : lo + rows]
                 if fmt == "boards":
                     size = k.format_boards(part, letter, written == 0, buf)
                 else:

@@ -157,6 +157,17 @@ def test_every_shipped_model_runs_with_its_documented_count(name):
         (["compare", "--n", "4", "--plot", "x.pdf"], ".png or .svg"),
         (["show", "4", "--solution", "0,1,2,3"], "not a solution"),
         (["verify", "4", "--backends", "bitmask,nope"], "unknown backend"),
+        (["show", "100000"], "too large to draw (at most 1000)"),
+        (["count", "-1"], "board size must be a positive integer, got -1"),
+        (["solve", "6000", "--limit", "1", "-f", "jsonl"], "stops at 5000 columns"),
+        (["count", "300", "-b", "constraint"], "cannot model boards over 200 columns"),
+        (["first", "3000", "-b", "cpsat", "-f", "jsonl"], "cannot model boards over 2000 columns"),
+        (["count", "13", "--workers", "1000"], "workers must be at most"),
+        (["count", "8", "--time-limit", "0"], "positive finite number"),
+        (["count", "8", "--time-limit", "-1"], "positive finite number"),
+        (["count", "8", "--time-limit", "inf"], "positive finite number"),
+        (["count", "8", "--time-limit", "nan"], "positive finite number"),
+        (["count", "8", "--dask", ""], "--dask needs a scheduler address"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):

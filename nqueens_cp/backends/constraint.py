@@ -20,6 +20,9 @@ import constraint as pc
 from ..problem import Problem, Solution
 from .base import Backend, Capabilities
 
+#: The largest board modelled: n^2/2 pairwise constraints (20,000 here).
+MAX_N = 200
+
 
 def build_model(problem: Problem) -> pc.Problem:
     n = problem.n
@@ -40,7 +43,7 @@ class ConstraintBackend(Backend):
     """No options: the library's search cannot be bounded in time from outside (it is refused,
     not ignored); being Python, it sees Ctrl-C at once."""
 
-    capabilities = Capabilities()
+    capabilities = Capabilities(max_n=MAX_N)
 
     def solutions(self, problem: Problem) -> Iterator[Solution]:
         n = problem.n

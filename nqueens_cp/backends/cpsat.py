@@ -58,12 +58,17 @@ def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVa
             for i in range(n):
                 model.add_modulo_equality(wrapped[i], q[i] + sign * i + n, n)
             model.add_all_different(wrapped)
-    for i in range(n):  # knight moves (superqueens): forbidden column offsets between rows
-        for j in range(i + 1, n):
-            for d in problem.rule.knight_offsets(j - i, n, problem.torus):
-                model.add(q[j] - q[i] != d)
+    if problem.rule.knight:  # knight moves (superqueens): forbidden column offsets between rows
+        for i in range(n):
+            for j in sorted({(i + k) % n for k in (1, 2, n - 1, n - 2)} if problem.torus else {i + 1, i + 2}):
+                if i < j < n:
+                    for d in problem.rule.knight_offsets(j - i, n, problem.torus):
+                        model.add(q[j] - q[i] != d)
     return model, q
 
+
+#: The largest board modelled: domains are listed per row (n^2 values in all).
+MAX_N = 2000
 
 _DONE = object()
 
@@ -160,7 +165,7 @@ class CpSatBackend(Backend):
     """Options: `workers` (for `first`; CP-SAT enumerates with one worker), `time_limit` in
     seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
 
-    capabilities = Capabilities(options=frozenset({"workers", "time_limit", "seed", "params"}))
+    capabilities = Capabilities(options=frozenset({"workers", "time_limit", "seed", "params"}), max_n=MAX_N)
 
     def _plan(self, problem: Problem, task: str) -> Plan:
         if task == "first":

@@ -16,6 +16,10 @@ from .construct import has_closed_form
 #: Boards up to this many columns fit one uint64 per row and run compiled.
 MAX_COMPILED_N = 64
 
+#: The largest board searched on Python integers: its row masks take n^2/8 bytes (3 MB here),
+#: and a search beyond it would not end anyway. Larger plain boards get closed forms only.
+MAX_PYTHON_SEARCH_N = 5000
+
 #: Queen-like boards up to this size are counted in Python, which costs less than loading the
 #: compiled kernels into a fresh process (README, Start-up).
 PYTHON_COUNT_MAX_N = 10
@@ -58,6 +62,12 @@ def plan(problem: Problem, task: str, settings: dict[str, Any], default_workers:
     n = problem.n
     compiled = n <= MAX_COMPILED_N
     workers = settings.get("workers")
+    searchable = n <= MAX_PYTHON_SEARCH_N
+    if not searchable and not (task == "first" and has_closed_form(problem) and not settings.get("lexicographic")):
+        raise UnsupportedProblem(
+            f"bitmask: {task} on a {n}x{n} board needs a search, which stops at {MAX_PYTHON_SEARCH_N} columns "
+            "(first on a plain board has a closed form at any size)"
+        )
     if workers not in (None, 1) and task not in ("count", "unique"):
         raise UnsupportedProblem(f"bitmask: {task} runs in one process; --workers applies to count")
     if settings.get("lexicographic") and task != "first":
