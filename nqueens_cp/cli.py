@@ -10,6 +10,7 @@ and only when it is a terminal, so stdout stays clean for pipes.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import re
@@ -59,6 +60,8 @@ class _Group(TyperGroup):
         try:
             _negative_size(kwargs.get("args", args[0] if args else None) or sys.argv[1:])
             rv = super().main(*args, **kwargs)
+            if rv == EXIT_INTERRUPT:  # typer turns KeyboardInterrupt into this return value
+                raise KeyboardInterrupt
             _flush_stdout()
         except Unknown as exc:
             _say(f"unknown: {exc}", EXIT_UNKNOWN)
@@ -91,7 +94,7 @@ class _Group(TyperGroup):
 def _negative_size(argv: list[str]) -> None:
     """`nqueens count -1` would read as an unknown option -1: say what is wrong with it instead
     (a negative number right after a command or another argument stands where N does)."""
-    for prev, tok in zip(argv, argv[1:], strict=False):
+    for prev, tok in itertools.pairwise(argv):
         if re.fullmatch(r"-\d+", tok) and not prev.startswith("-"):
             raise UserError(f"board size must be a positive integer, got {tok}")
 
@@ -226,6 +229,13 @@ def _output(path: Path | None) -> Iterator[tuple[BinaryIO, list[bool]]]:
         return
     if path.is_dir():
         raise UserError(f"cannot write {path}: it is a directory")
+    if path.exists() and not path.is_file():  # a device or a pipe: written in place, never replaced
+        try:
+            with path.open("wb") as f:
+                yield f, [True]
+        except OSError as exc:
+            raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".part")
@@ -234,16 +244,19 @@ def _output(path: Path | None) -> Iterator[tuple[BinaryIO, list[bool]]]:
     keep = [False]
     ok = False
     try:
-        with os.fdopen(fd, "wb") as f:
+        f = os.fdopen(fd, "wb")
+        try:
+            yield f, keep
+            ok = True
+        finally:
             try:
-                yield f, keep
-                ok = True
-            finally:
                 if ok or keep[0]:
                     f.flush()
                     os.fsync(f.fileno())
-        if ok or keep[0]:
-            os.replace(tmp, path)
+            finally:
+                f.close()
+            if ok or keep[0]:
+                os.replace(tmp, path)
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:

@@ -13,6 +13,7 @@ import signal
 
 
 def _quit_now(signum: int, _frame: object) -> None:
+    os.write(2, b"nqueens: interrupted\n" if signum == signal.SIGINT else b"nqueens: terminated\n")
     os._exit(128 + signum)
 
 
