@@ -379,6 +379,9 @@ def count(
     depth: Annotated[
         int | None, typer.Option("--depth", min=1, help="Rows fixed per sub-problem (--dask/--checkpoint; default 3).")
     ] = None,
+    check: Annotated[
+        bool, typer.Option("--check", help="With --checkpoint: re-check and re-sum a finished checkpoint, run nothing.")
+    ] = False,
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the number of solutions (exit 3 with a lower bound when a limit is reached)."""
@@ -388,6 +391,8 @@ def count(
     partitioned = dask is not None or checkpoint is not None
     if depth is not None and not partitioned:
         raise UserError("--depth goes with --dask or --checkpoint")
+    if check and checkpoint is None:
+        raise UserError("--check goes with --checkpoint FILE")
     if partitioned:
         b, plan = _prepare(p, backend, "count", verbose)
         if not b.capabilities.partition:
@@ -397,14 +402,19 @@ def count(
         if dask is not None and not dask.strip():
             raise UserError("--dask needs a scheduler address (tcp://HOST:PORT) or 'local'")
         from .parallel import default_workers, max_workers
-        from .partition import count_partitioned, dask_runner, pool_runner
+        from .partition import checked_total, count_partitioned, dask_runner, open_checkpoint, pool_runner
 
         if workers is not None and not 1 <= workers <= max_workers():
             raise UserError(f"--workers must be 1..{max_workers()} on this machine, got {workers}")
         part = b.partition(p, depth or 3)  # type: ignore[attr-defined]
-        runner = dask_runner(dask, workers) if dask else pool_runner(workers or default_workers())
-        with _progress("sub-problems") as progress:
-            total = count_partitioned(part, runner, checkpoint, progress)
+        if check:
+            assert checkpoint is not None
+            total = checked_total(part, checkpoint)
+        else:
+            ckpt = open_checkpoint(part, checkpoint) if checkpoint is not None else None  # refused before any work
+            runner = dask_runner(dask, workers) if dask else pool_runner(workers or default_workers())
+            with _progress("sub-problems") as progress:
+                total = count_partitioned(part, runner, ckpt, progress)
         outcome = Outcome(Status.SOLVED if total else Status.NO_SOLUTION, count=total)
         rec = _record(p, b, plan, outcome, start) | {"count": total}
     elif unique:

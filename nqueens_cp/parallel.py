@@ -18,7 +18,7 @@ import multiprocessing as mp
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -89,64 +89,80 @@ def _pool(workers: int, context: Any, shared: Any = None) -> Iterator[Any]:
         pool.join()
 
 
-def _call(item: tuple[Callable[[Any, int], Any], int]) -> tuple[int, Any]:
-    func, i = item
-    return i, func(_CONTEXT, i)
-
-
-def pool_imap(
-    func: Callable[[Any, int], Any], indices: Iterable[int], workers: int, context: Any
-) -> Iterator[tuple[int, Any]]:
-    """(i, func(context, i)) for each i, on `workers` processes, as they finish. A message per
-    result: for callers that must record each item (checkpoints); `share_work` is cheaper when
-    only the sum matters."""
-    with _pool(workers, context) as pool:
-        yield from pool.imap_unordered(_call, ((func, i) for i in indices), chunksize=1)
-
-
-def _drain(func: Callable[[Any, int], tuple[int, ...]]) -> tuple[int, ...]:
-    """In a worker: take item numbers from the shared counter until none are left, and return
-    the elementwise sum of func over them."""
-    following, done, n_items = _SHARED
-    acc: tuple[int, ...] = ()
+def _drain(func: Callable[[Any, int], Any]) -> None:
+    """In a worker: take the next position from the shared counter, compute its item, and log
+    the result in shared memory (results first, then the completion log, under one lock), until
+    no position is left."""
+    following, done, todo, width, results, log = _SHARED
     while True:
         with following.get_lock():
-            i = following.value
+            k = following.value
             following.value += 1
-        if i >= n_items:
-            return acc
-        part = func(_CONTEXT, i)
-        acc = tuple(a + b for a, b in zip(acc, part, strict=True)) if acc else part
+        if k >= len(todo):
+            return
+        part = func(_CONTEXT, todo[k])
+        values = part if isinstance(part, tuple) else (part,)
         with done.get_lock():
+            results[k * width : (k + 1) * width] = values
+            log[done.value] = k
             done.value += 1
 
 
+def run_items(
+    func: Callable[[Any, int], Any],
+    indices: Sequence[int],
+    workers: int,
+    context: Any,
+    width: int = 1,
+    poll: Callable[[], None] | None = None,
+) -> Iterator[tuple[int, Any]]:
+    """(i, func(context, i)) for each i of `indices`, on `workers` processes, as they finish.
+    func returns an int or a tuple of `width` ints. No message passes per item: workers take the
+    next position from a shared counter and log each result in shared memory, which the parent
+    reads every POLL_SECONDS (a message costs the parent CPU that, on a machine with few cores,
+    is taken from the workers: README, Benchmarks). `poll` is called then too, and may raise to
+    stop the pool."""
+    ctx = _mp_context()
+    todo = ctx.Array("q", list(indices), lock=False)
+    results = ctx.Array("q", max(1, len(todo) * width), lock=False)
+    log = ctx.Array("q", max(1, len(todo)), lock=False)
+    done = ctx.Value("q", 0)
+    shared = (ctx.Value("q", 0), done, todo, width, results, log)
+    with _pool(workers, context, shared) as pool:
+        finished = pool.map_async(_drain, [func] * workers, chunksize=1)
+        seen = 0
+        while True:
+            finished.wait(POLL_SECONDS)
+            over = finished.ready()
+            with done.get_lock():
+                upto = done.value
+            for pos in range(seen, upto):
+                k = log[pos]
+                values = tuple(results[k * width : (k + 1) * width])
+                yield todo[k], values if width > 1 else values[0]
+            seen = upto
+            if over:
+                finished.get()  # a worker's exception is raised here
+                return
+            if poll:
+                poll()
+
+
 def share_work(
-    func: Callable[[Any, int], tuple[int, ...]],
+    func: Callable[[Any, int], Any],
     n_items: int,
     workers: int,
     context: Any,
+    width: int = 1,
     progress: Callable[[int, int], None] | None = None,
     poll: Callable[[], None] | None = None,
-) -> list[tuple[int, ...]]:
-    """Each worker's elementwise sum of func(context, i) over the i < n_items it took; together
-    they cover every i once. Workers take the next i from a shared counter, so the load balances
-    itself and no message passes per item (a message costs the parent CPU that, on a machine
-    with few cores, is taken from the workers: README, Benchmarks). Every POLL_SECONDS the
-    parent reports (done, n_items) to `progress` when it changed and calls `poll`, which may
-    raise to stop the pool."""
-    ctx = _mp_context()
-    shared = (ctx.Value("q", 0), ctx.Value("q", 0), n_items)
-    with _pool(workers, context, shared) as pool:
-        result = pool.map_async(_drain, [func] * workers, chunksize=1)
-        seen = -1
-        while True:
-            result.wait(POLL_SECONDS)
-            if progress and shared[1].value != seen:
-                seen = shared[1].value
-                progress(seen, n_items)
-            if result.ready():
-                break
-            if poll:
-                poll()
-        return [part for part in result.get() if part]
+) -> tuple[int, ...]:
+    """The elementwise sum of func(context, i) over i < n_items (func returns an int or a tuple
+    of `width` ints), on `workers` processes; `progress` gets (done, n_items) as items finish."""
+    total = [0] * width
+    for done, (_, part) in enumerate(run_items(func, range(n_items), workers, context, width, poll), 1):
+        for j, v in enumerate(part if width > 1 else (part,)):
+            total[j] += v
+        if progress:
+            progress(done, n_items)
+    return tuple(total)

@@ -1,6 +1,8 @@
 """Counting beyond one process (issue 8): checkpoints, resume after a kill, and Dask."""
 
+import contextlib
 import json
+import os
 import signal
 import subprocess
 import time
@@ -18,6 +20,17 @@ def part(p, depth=3):
     return nq.get_backend("bitmask").partition(p, depth)
 
 
+def journal(ck):
+    """(header, {item: count}) read from a checkpoint journal, written out again here."""
+    head, *lines = ck.read_text().splitlines()
+    done = {}
+    for line in lines:
+        with contextlib.suppress(ValueError):
+            rec = json.loads(line)
+            done[rec["i"]] = rec["count"]
+    return json.loads(head), done
+
+
 def never(*_):
     raise AssertionError("nothing should be left to run")
 
@@ -25,8 +38,9 @@ def never(*_):
 def test_checkpoint_records_everything_and_a_rerun_runs_nothing(tmp_path):
     ck = tmp_path / "c.json"
     assert count_partitioned(part(Problem(12)), pool_runner(2), ck) == A000170[11]
-    data = json.loads(ck.read_text())
-    assert len(data["done"]) == data["problem"]["items"] == part(Problem(12)).size
+    head, done = journal(ck)
+    assert len(done) == head["fingerprint"]["items"] == part(Problem(12)).size
+    assert sum(done.values()) == A000170[11]
     assert count_partitioned(part(Problem(12)), never, ck) == A000170[11]
 
 
@@ -42,7 +56,7 @@ def test_resume_runs_only_what_is_missing(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         count_partitioned(work, dies_halfway, ck)
-    recorded = set(map(int, json.loads(ck.read_text())["done"]))
+    recorded = set(journal(ck)[1])
     assert 0 < len(recorded) < work.size
     seen = []
 
@@ -62,13 +76,13 @@ def test_kill_and_resume_gives_the_exact_total(tmp_path):
     while done < 40 and time.time() < deadline:
         time.sleep(0.02)
         try:
-            done = len(json.loads(ck.read_text())["done"])
+            done = len(journal(ck)[1])
         except (OSError, ValueError):
             continue
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    left = json.loads(ck.read_text())
-    assert 40 <= len(left["done"]) < left["problem"]["items"], "the run should be killed midway"
+    head, left = journal(ck)
+    assert 40 <= len(left) < head["fingerprint"]["items"], "the run should be killed midway"
     assert count_partitioned(part(Problem(15)), pool_runner(2), ck) == A000170[14]
 
 
@@ -81,9 +95,10 @@ def test_a_checkpoint_for_another_problem_is_refused(tmp_path):
         count_partitioned(part(Problem(9), 2), pool_runner(1), ck)
     r = run("count", 9, "--block", "0,0", "--checkpoint", ck)
     assert r.exit_code == 2 and "different problem" in r.stderr
-    ck.write_text("{not json")
-    r = run("count", 9, "--checkpoint", ck)
-    assert r.exit_code == 2 and "not a readable checkpoint" in r.stderr
+    for bad in ("{not json", "null", '{"problem": [1], "done": {}}', "[1]", ""):
+        ck.write_text(bad)
+        r = run("count", 9, "--checkpoint", ck)
+        assert r.exit_code == 2 and "not a readable checkpoint" in r.stderr, bad
 
 
 def test_partitioned_variants_and_limits():
@@ -118,3 +133,59 @@ def test_missing_matplotlib_is_a_clear_message(monkeypatch, tmp_path):
     monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)
     r = run("compare", "--n", "4..5", "--backends", "bitmask,cpsat", "--plot", tmp_path / "t.png")
     assert r.exit_code == 2 and "pip install 'nqueens_cp[plot]'" in r.stderr
+
+
+def test_a_tampered_or_broken_checkpoint_is_refused_before_any_work(tmp_path):
+    ck = tmp_path / "c.json"
+    assert run("count", 11, "--checkpoint", ck).exit_code == 0
+    head, *records = ck.read_text().splitlines()
+    first = json.loads(records[0])
+    edits = {
+        "negative": {**first, "count": -5},
+        "edited": {**first, "count": first["count"] + 1},
+        "out of range": {**first, "i": 10**6},
+        "not a record": {"x": 1},
+    }
+    for what, rec in edits.items():
+        ck.write_text("\n".join([head, json.dumps(rec), *records[1:]]) + "\n")
+        r = run("count", 11, "--checkpoint", ck)
+        assert r.exit_code == 2 and f"{ck}:2:" in r.stderr and len(r.stderr.splitlines()) == 1, (what, r.stderr)
+
+
+def test_a_torn_last_record_is_run_again(tmp_path):
+    ck = tmp_path / "c.json"
+    assert run("count", 11, "--checkpoint", ck).exit_code == 0
+    text = ck.read_text()
+    ck.write_text(text[: len(text) - 10])  # a kill in the middle of the last write
+    r = run("count", 11, "--checkpoint", ck)
+    assert r.exit_code == 0 and int(r.stdout) == A000170[10]
+    assert len(journal(ck)[1]) == part(Problem(11)).size
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_folder_is_refused(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    r = run("count", 11, "--checkpoint", folder / "c.json")
+    assert r.exit_code == 2 and "cannot write the checkpoint" in r.stderr
+
+
+def test_a_missing_folder_is_refused_before_any_work(tmp_path):
+    start = time.monotonic()
+    r = run("count", 17, "--checkpoint", tmp_path / "no" / "such" / "c.json")
+    assert r.exit_code == 2 and "cannot write the checkpoint" in r.stderr
+    assert time.monotonic() - start < 5, "the path must be checked before the count starts"
+    r = run("count", 11, "--checkpoint", "/proc/nqueens-checkpoint.json")  # no file can be made there, even by root
+    assert r.exit_code == 2 and "cannot write the checkpoint" in r.stderr
+
+
+def test_check_resums_a_finished_checkpoint_without_running(tmp_path):
+    ck = tmp_path / "c.json"
+    assert run("count", 12, "--checkpoint", ck, "--workers", 2).exit_code == 0
+    r = run("count", 12, "--checkpoint", ck, "--check", "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["count"] == A000170[11]
+    head, *records = ck.read_text().splitlines()
+    ck.write_text("\n".join([head, *records[:-3]]) + "\n")
+    r = run("count", 12, "--checkpoint", ck, "--check")
+    assert r.exit_code == 2 and "3 of" in r.stderr and "not recorded yet" in r.stderr

@@ -99,9 +99,7 @@ def _numbered(_context, i):
 def test_shared_work_covers_every_item_once(items, workers):
     from nqueens_cp.parallel import share_work
 
-    parts = share_work(_numbered, items, workers, None)
-    assert len(parts) <= workers
-    totals = tuple(map(sum, zip(*parts, strict=True))) or (0, 0, 0)
+    totals = share_work(_numbered, items, workers, None, width=3)
     assert totals == (items * (items - 1) // 2, items, sum(i * i for i in range(items)))
 
 

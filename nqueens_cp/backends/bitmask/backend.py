@@ -19,7 +19,7 @@ from ..base import Backend, BackendError, Capabilities, ClassCount, Outcome, Pla
 from . import planner, pysearch
 from .construct import construct
 from .rows import SLICE_NODES, enumerate_arrays
-from .split import POOL_DEPTH, count_item, count_item_sum, fingerprint, in_process_depth, load_kernels, masks_array
+from .split import POOL_DEPTH, count_item, fingerprint, in_process_depth, load_kernels, masks_array
 from .split import split as split_rows
 
 
@@ -131,8 +131,7 @@ class BitmaskBackend(Backend):
                 from ...parallel import share_work
 
                 load_kernels(masks, diag)
-                parts = share_work(count_item_sum, len(subs), plan.workers, context, progress, deadline.check)
-                total = sum(part[0] for part in parts)
+                (total,) = share_work(count_item, len(subs), plan.workers, context, 1, progress, deadline.check)
             else:
                 for i in range(len(subs)):
                     total += count_item(context, i)

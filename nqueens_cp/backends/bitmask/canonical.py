@@ -82,8 +82,8 @@ def count_classes(problem: Problem, workers: int, deadline: Deadline) -> ClassCo
 
         _canonical_counts(Problem(4), table, masks_array(Problem(4)), deadline)  # compile before forking
         searches = list(pin_second_row(candidate_masks(problem, group)))
-        parts = share_work(_item, len(searches), workers, (problem, table, searches), poll=deadline.check)
-        totals = np.sum(np.array(parts, dtype=np.int64).reshape(-1, len(NAMES) + 1), axis=0)
+        context = (problem, table, searches)
+        totals = np.array(share_work(_item, len(searches), workers, context, len(NAMES) + 1, poll=deadline.check))
     else:
         totals = np.zeros(len(NAMES) + 1, np.int64)
         for masks in candidate_masks(problem, group):

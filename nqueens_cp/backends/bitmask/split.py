@@ -73,11 +73,6 @@ def count_item(context: tuple[np.ndarray, bool, np.ndarray], i: int) -> int:
     return count_one(masks, diag, subs[i])
 
 
-def count_item_sum(context: tuple[np.ndarray, bool, np.ndarray], i: int) -> tuple[int]:
-    """count_item as the 1-tuple that parallel.share_work sums."""
-    return (count_item(context, i),)
-
-
 def load_kernels(masks: np.ndarray, diag: bool) -> None:
     """Load the compiled count kernel in this process (before forking workers that share it)."""
     count_one(masks, diag, np.array([0, masks.shape[0] - 1, 0, 0, 0], dtype=np.uint64))
