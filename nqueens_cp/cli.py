@@ -379,6 +379,10 @@ def count(
     depth: Annotated[
         int | None, typer.Option("--depth", min=1, help="Rows fixed per sub-problem (--dask/--checkpoint; default 3).")
     ] = None,
+    dask_wait: Annotated[
+        float,
+        typer.Option("--dask-wait", min=0.1, help="Seconds to wait for the Dask scheduler or for a worker."),
+    ] = 20.0,
     check: Annotated[
         bool, typer.Option("--check", help="With --checkpoint: re-check and re-sum a finished checkpoint, run nothing.")
     ] = False,
@@ -401,6 +405,10 @@ def count(
             raise UserError("--dask and --checkpoint count without --unique or --time-limit")
         if dask is not None and not dask.strip():
             raise UserError("--dask needs a scheduler address (tcp://HOST:PORT) or 'local'")
+        if dask is not None:
+            from .partition import check_dask_address
+
+            check_dask_address(dask)
         from .parallel import default_workers, max_workers
         from .partition import checked_total, count_partitioned, dask_runner, open_checkpoint, pool_runner
 
@@ -412,10 +420,12 @@ def count(
             total = checked_total(part, checkpoint)
         else:
             ckpt = open_checkpoint(part, checkpoint) if checkpoint is not None else None  # refused before any work
-            runner = dask_runner(dask, workers) if dask else pool_runner(workers or default_workers())
+            runner = dask_runner(dask, workers, dask_wait) if dask else pool_runner(workers or default_workers())
             with _progress("sub-problems") as progress:
                 total = count_partitioned(part, runner, ckpt, progress)
         outcome = Outcome(Status.SOLVED if total else Status.NO_SOLUTION, count=total)
+        where = "checked from the checkpoint" if check else f"on Dask ({dask})" if dask else "on the process pool"
+        plan = Plan("count", plan.algorithm, f"{part.size} numbered sub-problems {where}", workers or 1)
         rec = _record(p, b, plan, outcome, start) | {"count": total}
     elif unique:
         b, plan = _prepare(p, backend, "unique", verbose, time_limit=time_limit, workers=workers)

@@ -9,9 +9,13 @@ for and refuses any other.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
 import os
+import re
+import signal
 import tempfile
 import time
 import zlib
@@ -175,31 +179,126 @@ def pool_runner(workers: int) -> Runner:
     return run
 
 
-def dask_runner(address: str, workers: int | None = None) -> Runner:
-    """Items as Dask tasks. `address` is a scheduler ("tcp://host:8786") or "local" for a
-    LocalCluster of `workers` single-threaded processes started here."""
+#: How long a Dask run waits for its scheduler to answer, and then for at least one worker
+#: (at the start, or after losing every worker), before it gives up with one line.
+DASK_WAIT_SECONDS = 20.0
+
+_DASK_ADDRESS = re.compile(r"(tcp|tls|ucx|ws|wss)://[^\s/]+:\d+|inproc://\S+")
+
+
+def check_dask_address(address: str) -> None:
+    if address != "local" and not _DASK_ADDRESS.fullmatch(address):
+        raise NQueensError(f"--dask expects 'local' or a scheduler address such as tcp://HOST:8786, got {address!r}")
+
+
+@contextlib.contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask logs recoverable trouble (a lost worker it recovered from, a shutdown) as warnings
+    and tracebacks on stderr, from loggers it configures itself; the run's outcome is reported
+    by us, in one line. This package logs nothing, so all logging is off during the run."""
+    before = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
     try:
-        from distributed import Client, LocalCluster, as_completed
+        yield
+    finally:
+        logging.disable(before)
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Processes started in here ignore SIGINT (and keep ignoring it after exec): a terminal's
+    Ctrl-C reaches the whole process group, and it is for this process to stop them."""
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAIT_SECONDS) -> Runner:
+    """Items as Dask tasks. `address` is a scheduler ("tcp://host:8786") or "local" for a
+    LocalCluster of `workers` single-threaded processes started here (dashboard off). Every wait
+    is bounded by `wait` seconds: reaching the scheduler, finding a worker, and going on without
+    any worker (Dask re-runs the tasks of a worker it lost on the others)."""
+    check_dask_address(address)
+    try:
+        from distributed import Client, LocalCluster
+        from distributed import wait as wait_for
     except ImportError:
         raise NQueensError("--dask needs Dask: pip install 'nqueens_cp[dask]'") from None
 
     def run(part: Partition, indices: Sequence[int]) -> Iterator[tuple[int, int]]:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1) if address == "local" else None
-        try:
-            client = Client(cluster or address, timeout=10)
-        except (OSError, TimeoutError) as exc:
-            raise NQueensError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-        try:
-            context = client.scatter(part.context, broadcast=True)
-            futures = {client.submit(part.func, context, i, pure=False): i for i in indices}
-            for future in as_completed(futures):
-                yield futures[future], future.result()
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+        with _quiet_dask():
+            cluster = None
+            if address == "local":
+                with _sigint_ignored():
+                    cluster = LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        dashboard_address=None,
+                        silence_logs=logging.CRITICAL,
+                    )
+            try:
+                try:
+                    client = Client(cluster or address, timeout=wait)
+                except Exception as exc:  # OSError, TimeoutError, a handshake with something else...
+                    why = f"cannot reach the Dask scheduler at {address} within {wait:g} s: {exc}"
+                    raise NQueensError(why) from None
+                try:
+                    try:
+                        client.wait_for_workers(1, timeout=wait)
+                    except TimeoutError:
+                        why = f"the Dask scheduler at {address} has no worker (waited {wait:g} s)"
+                        raise NQueensError(why) from None
+                    yield from _gather(client, wait_for, part, indices, wait, address)
+                finally:
+                    with contextlib.suppress(Exception):
+                        client.close(timeout=wait)
+            finally:
+                if cluster is not None:
+                    with contextlib.suppress(Exception):
+                        cluster.close(timeout=wait)
 
     return run
+
+
+def _gather(client: Any, wait_for: Any, part: Partition, indices: Sequence[int], wait: float, address: str):
+    """(i, count) as Dask finishes the items, watching that some worker is left."""
+    context = client.scatter(part.context, broadcast=True)
+    futures = {client.submit(part.func, context, i, pure=False): i for i in indices}
+    pending = set(futures)
+    alone_since: float | None = None
+    while pending:
+        try:
+            finished, pending = wait_for(pending, timeout=1.0, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            finished = set()
+        for future in finished:
+            i = futures.pop(future)
+            if future.status == "error":
+                raise NQueensError(f"Dask item {i} failed: {future.exception()!r}")
+            if future.status not in ("finished", "lost"):
+                raise NQueensError(f"Dask item {i} was {future.status} (the scheduler at {address} was lost?)")
+            try:
+                result = future.result() if future.status == "finished" else None
+            except Exception:  # the worker holding it died while we fetched it
+                result = None
+            if result is None:  # its result was on a worker that died: compute it again
+                again = client.submit(part.func, context, i, pure=False)
+                futures[again] = i
+                pending.add(again)
+                continue
+            yield i, result
+        try:
+            has_workers = bool(client.scheduler_info().get("workers"))
+        except Exception as exc:
+            raise NQueensError(f"lost the Dask scheduler at {address}: {exc}") from None
+        if has_workers:
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.monotonic()
+        elif time.monotonic() - alone_since > wait:
+            raise NQueensError(f"no Dask worker left for {wait:g} s ({len(pending)} items not done)")
 
 
 def open_checkpoint(part: Partition, path: Path) -> Checkpoint:

@@ -5,7 +5,9 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +15,7 @@ import nqueens_cp as nq
 from nqueens_cp import NQueensError, Problem
 from nqueens_cp.partition import CheckpointError, count_partitioned, dask_runner, pool_runner
 
-from .conftest import A000170, run, script
+from .conftest import A000170, children, run, script
 
 
 def part(p, depth=3):
@@ -189,3 +191,149 @@ def test_check_resums_a_finished_checkpoint_without_running(tmp_path):
     ck.write_text("\n".join([head, *records[:-3]]) + "\n")
     r = run("count", 12, "--checkpoint", ck, "--check")
     assert r.exit_code == 2 and "3 of" in r.stderr and "not recorded yet" in r.stderr
+
+
+# -- Dask against real scheduler and worker processes ------------------------------------------
+
+
+def _dask_cli() -> str:
+    exe = Path(sys.executable).with_name("dask")
+    if not exe.exists():
+        pytest.skip("the dask command is not installed")
+    return str(exe)
+
+
+@contextlib.contextmanager
+def dask_cluster(tmp_path, workers: int):
+    """A `dask scheduler` and `dask worker` processes, killed (with their children) at the end."""
+    dask = _dask_cli()
+    sched_file = tmp_path / "scheduler.json"
+    procs = [
+        subprocess.Popen(
+            [dask, "scheduler", "--scheduler-file", sched_file, "--port", "0", "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    ]
+    try:
+        deadline = time.monotonic() + 60
+        while not sched_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(sched_file.read_text())["address"]
+        for _ in range(workers):
+            procs.append(
+                subprocess.Popen(
+                    [dask, "worker", address, "--nthreads", "1", "--nworkers", "1", "--no-dashboard", "--no-nanny"],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+            )
+        yield address, procs[1:]
+    finally:
+        for proc in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+
+
+@pytest.mark.timeout(240)
+def test_killing_one_of_two_real_dask_workers_keeps_the_total_exact(tmp_path):
+    ck = tmp_path / "c.json"
+    with dask_cluster(tmp_path, 2) as (address, workers):
+        proc = subprocess.Popen(
+            [script(), "count", "17", "--dask", address, "--checkpoint", str(ck), "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and (not ck.exists() or len(journal(ck)[1]) < 50):
+                time.sleep(0.2)
+            assert proc.poll() is None and len(journal(ck)[1]) >= 50, "the count should be under way"
+            workers[0].kill()
+            out, err = proc.communicate(timeout=180)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode == 0, err
+        assert json.loads(out)["count"] == 95815104  # OEIS A000170, n = 17
+        assert err == b"", err.decode()
+
+
+@pytest.mark.timeout(120)
+def test_a_scheduler_without_workers_is_one_line_within_the_wait(tmp_path):
+    with dask_cluster(tmp_path, 0) as (address, _):
+        start = time.monotonic()
+        r = subprocess.run(
+            [script(), "count", "12", "--dask", address, "--dask-wait", "3"], capture_output=True, timeout=60
+        )
+        assert r.returncode == 2 and b"has no worker (waited 3 s)" in r.stderr
+        assert len(r.stderr.splitlines()) == 1 and time.monotonic() - start < 20
+
+
+@pytest.mark.timeout(120)
+def test_something_that_is_not_a_dask_scheduler_is_one_line_within_the_wait():
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+
+    def answer_like_a_web_server():  # a dashboard port: it speaks HTTP, not Dask
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = server.accept()
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                conn.close()
+
+    threading.Thread(target=answer_like_a_web_server, daemon=True).start()
+    try:
+        start = time.monotonic()
+        r = subprocess.run(
+            [script(), "count", "12", "--dask", f"tcp://127.0.0.1:{port}", "--dask-wait", "3"],
+            capture_output=True,
+            timeout=60,
+        )
+        assert r.returncode == 2 and b"cannot reach the Dask scheduler" in r.stderr
+        assert len(r.stderr.splitlines()) == 1 and time.monotonic() - start < 20
+    finally:
+        server.close()
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
+    _dask_cli()
+    proc = subprocess.Popen(
+        [script(), "count", "18", "--dask", "local", "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(15)  # the cluster is up and counting
+        assert proc.poll() is None
+        before = _descendants(proc.pid)
+        assert before, "the local cluster's worker processes should be running"
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130 and err.decode().strip() == "nqueens: interrupted", err.decode()
+        deadline = time.monotonic() + 15
+        while any(Path(f"/proc/{p}").exists() for p in before) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [p for p in before if Path(f"/proc/{p}").exists()], "worker processes outlived the run"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        kids = children(todo.pop())
+        found += kids
+        todo += kids
+    return found
