@@ -434,6 +434,7 @@ def count(
             "count": classes.unique,
             "total": classes.total,
             "by_orbit": {str(k): v for k, v in sorted(classes.by_orbit.items())},
+            **classes.symmetric,
             "symmetries": list(classes.group),
         }
         if fmt == "text":
@@ -453,8 +454,13 @@ def count(
         rec = _record(p, b, plan, outcome, start) | {"count": outcome.count}
         if outcome.status is Status.UNKNOWN:
             rec["partial"] = True
+            why = f"{b.name}: {outcome.reason.value} reached"  # type: ignore[union-attr]
+            if outcome.count is None:  # a count spread over processes that were stopped
+                if fmt == "json":
+                    _echo(json.dumps(rec))
+                raise PartialResult(f"{why}; the count is unknown")
             _echo(json.dumps(rec) if fmt == "json" else f"{outcome.count} (partial: at least)")
-            raise PartialResult(f"{b.name}: {outcome.reason.value} reached; {outcome.count} solution(s) counted so far")  # type: ignore[union-attr]
+            raise PartialResult(f"{why}; {outcome.count} solution(s) counted so far")
     _echo(json.dumps(rec) if fmt == "json" else str(rec["count"]))
 
 

@@ -38,6 +38,8 @@ class Partition:
     func: Callable[[Any, int], int]
     context: Any
     prepare: Callable[[], None] | None = None
+    #: What a checkpoint records beside item i's count (its class, its weight...).
+    info: Callable[[int], dict[str, Any]] | None = None
 
 
 Runner = Callable[[Partition, Sequence[int]], Iterator[tuple[int, int]]]
@@ -74,8 +76,9 @@ class Checkpoint:
     one small write (O(1), whatever the file's size); opening an existing journal validates all
     of it and compacts it (duplicates and a torn last line dropped, atomically)."""
 
-    def __init__(self, path: Path, fingerprint: dict[str, Any]) -> None:
+    def __init__(self, path: Path, fingerprint: dict[str, Any], info: Callable[[int], dict] | None = None) -> None:
         self.path = path
+        self.info = info
         self.fingerprint = fingerprint
         self.digest = _digest(fingerprint)
         self.size = int(fingerprint["items"])
@@ -123,7 +126,8 @@ class Checkpoint:
             self.done[i] = count
 
     def _line(self, i: int, count: int) -> str:
-        return f'{{"i": {i:d}, "count": {count:d}, "check": "{record_check(self.digest, i, count)}"}}\n'
+        about = f', "item": {json.dumps(self.info(i))}' if self.info else ""
+        return f'{{"i": {i:d}, "count": {count:d}, "check": "{record_check(self.digest, i, count)}"{about}}}\n'
 
     def _rewrite(self) -> None:
         """The journal written afresh (temporary file, fsync, rename): header and records."""
@@ -303,7 +307,7 @@ def _gather(client: Any, wait_for: Any, part: Partition, indices: Sequence[int],
 
 def open_checkpoint(part: Partition, path: Path) -> Checkpoint:
     """The checkpoint for `part` at `path`, validated (and created) before any work starts."""
-    return Checkpoint(path, part.fingerprint | {"items": part.size})
+    return Checkpoint(path, part.fingerprint | {"items": part.size}, part.info)
 
 
 def count_partitioned(

@@ -280,6 +280,9 @@ class ClassCount:
 
     group: tuple[str, ...]
     by_orbit: dict[int, int]
+    #: Solutions fixed by symmetries, where the search knows them: "point_symmetric" (the half
+    #: turn, OEIS A032522) and "rotational" (the quarter turn, OEIS A033148).
+    symmetric: dict[str, int] = field(default_factory=dict)
 
     @property
     def unique(self) -> int:

@@ -217,8 +217,9 @@ class CpSatBackend(Backend):
         if status in (cp_model.FEASIBLE, cp_model.UNKNOWN):
             if run.stopped:
                 return Reason.INTERRUPTED
-            limit = self.settings.get("time_limit")
-            if limit and solver.wall_time >= 0.99 * limit:
+            # Not stopped by us: by its time limit, unless params set another limit it may have hit.
+            other_limits = {k for k in self.settings.get("params") or {} if k.startswith("max_")}
+            if self.settings.get("time_limit") and not other_limits:
                 return Reason.TIME_LIMIT
             return Reason.SOLVER_LIMIT
         raise BackendError(f"internal error: unexpected CP-SAT status {solver.status_name(status)}")

@@ -99,6 +99,12 @@ class BitmaskBackend(Backend):
         self.stats = {}
         if plan.algorithm == "count-split":
             return self._count_split(problem, plan)
+        if plan.algorithm == "constellations":
+            try:
+                q, _, _ = self._classes(problem, plan)
+            except Unknown as exc:
+                return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
+            return Outcome(Status.SOLVED, count=q)
         outcome = self._mrv(problem, stop_at=0) if plan.algorithm == "mrv" else self._count_rows(problem, plan)
         progress = self.settings.get("progress")
         if progress and outcome.status is not Status.UNKNOWN:  # a count not cut into sub-problems is one item
@@ -133,11 +139,16 @@ class BitmaskBackend(Backend):
                 load_kernels(masks, diag)
                 (total,) = share_work(count_item, len(subs), plan.workers, context, 1, progress, deadline.check)
             else:
-                for i in range(len(subs)):
-                    total += count_item(context, i)
-                    if progress:
-                        progress(i + 1, len(subs))
-                    deadline.check(total)
+                from .split import count_one
+                from .watch import watched
+
+                with watched(deadline) as stop:
+                    for i in range(len(subs)):
+                        part = count_one(masks, diag, subs[i], stop)
+                        deadline.check(total)  # a call stopped at the deadline: its part is not taken
+                        total += part
+                        if progress:
+                            progress(i + 1, len(subs))
         except Unknown as exc:
             return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
         return Outcome(Status.SOLVED, count=total)
@@ -179,17 +190,51 @@ class BitmaskBackend(Backend):
 
     def count_classes(self, problem: Problem) -> ClassCount:
         plan = self.plan(problem, "unique")
+        if plan.algorithm == "constellations":
+            return classes_from_symmetric(problem, *self._classes(problem, plan))
         if plan.algorithm != "canonical":
             return super().count_classes(problem)
         from .canonical import count_classes
 
         return count_classes(problem, plan.workers, self.deadline())
 
+    def _classes(self, problem: Problem, plan: Plan) -> tuple[int, int, int]:
+        """(Q, P, R) by constellations: all solutions, those fixed by the half turn, those fixed
+        by the quarter turn; in this process or on the pool."""
+        from . import constellations as cs
+
+        cons = cs.constellations(problem)
+        deadline = self.deadline()
+        progress = self.settings.get("progress")
+        if plan.workers == 1:
+            return cs.classes_in_process(problem, cons, deadline, progress)
+        from ...parallel import share_work
+
+        cs.load_kernels(problem)
+        context = (problem, cons)
+        poll = lambda: deadline.check(None)  # noqa: E731
+        q, p, r = share_work(cs.classes_item, len(cons), plan.workers, context, 3, progress, poll)
+        return q, p, r
+
     def partition(self, problem: Problem, depth: int):
-        """The count as numbered work items for nqueens_cp.partition (pool, Dask, checkpoints)."""
+        """The count as numbered work items for nqueens_cp.partition (pool, Dask, checkpoints):
+        symmetry classes of constellations where all 8 symmetries hold, else the first `depth`
+        rows' placements."""
         from ...partition import Partition
 
-        self.plan(problem, "count")
+        plan = self.plan(problem, "count")
+        if plan.algorithm == "constellations":
+            from . import constellations as cs
+
+            cons = cs.constellations(problem)
+            return Partition(
+                fingerprint(problem, 0) | {"split": "constellations", "depth": None},
+                len(cons),
+                cs.count_item,
+                (problem, cons),
+                lambda: cs.load_kernels(problem),
+                lambda i: cs.item_info(cons, i),
+            )
         if problem.n > planner.MAX_COMPILED_N or problem.torus or problem.rule.knight:
             raise BackendError("bitmask: a partitioned count covers queen and rook boards up to 64 columns")
         masks, diag = masks_array(problem), problem.rule.diagonals
@@ -200,3 +245,17 @@ class BitmaskBackend(Backend):
             (masks, diag, subs),
             lambda: load_kernels(masks, diag),
         )
+
+
+def classes_from_symmetric(problem: Problem, q: int, p: int, r: int) -> ClassCount:
+    """Classes by orbit size from Q (all solutions), P (fixed by the half turn) and R (fixed by
+    the quarter turn): only rotations fix a queen-like solution, so orbits have 8, 4 or 2
+    members. The identities are checked before anything is reported."""
+    from ...symmetry import NAMES
+
+    u8, u4, u2 = (q - p) // 8, (p - r) // 4, r // 2
+    unique = u8 + u4 + u2
+    if (q - p) % 8 or (p - r) % 4 or r % 2 or 8 * u8 + 4 * u4 + 2 * u2 != q or 8 * unique != q + p + 2 * r:
+        raise BackendError(f"internal error: class counts do not add up (Q={q}, P={p}, R={r})")
+    by_orbit = {k: v for k, v in ((8, u8), (4, u4), (2, u2)) if v}
+    return ClassCount(NAMES, by_orbit, {"point_symmetric": p, "rotational": r})

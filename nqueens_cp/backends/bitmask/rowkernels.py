@@ -30,6 +30,7 @@ def _debruijn_table() -> np.ndarray:
 
 
 _INDEX = _debruijn_table()
+_NO_WEIGHTS = np.zeros(64, np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -50,11 +51,12 @@ def _full(n):
 
 
 @njit(cache=True, inline="always")
-def _last_two(m, diag, c, x, y, free):
+def _last_two(m, diag, c, x, y, free, weighted, wtab):
     """Completions of the last two rows, given the attacks (c, x, y) on the second-to-last row,
     its free squares `free` and the last row's mask m. n-2 columns are taken, so `free` has at
     most two squares and each leaves one column for the last row. Branch-free: at the bottom of
-    the search whether a square works is a coin toss a branch predictor loses."""
+    the search whether a square works is a coin toss a branch predictor loses. `weighted`: each
+    completion counts wtab[the last row's column] instead of 1."""
     b = _lowbit(free)
     e = free ^ b
     if diag:
@@ -63,13 +65,18 @@ def _last_two(m, diag, c, x, y, free):
     else:
         fb = m & ~(c | b)
         fe = m & ~(c | e)
+    if weighted:
+        return wtab[_index(fb)] * ((b != _ZERO) & (fb != _ZERO)) + wtab[_index(fe)] * ((e != _ZERO) & (fe != _ZERO))
     return ((b != _ZERO) & (fb != _ZERO)) + ((e != _ZERO) & (fe != _ZERO))
 
 
 @njit(cache=True, inline="always")
-def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0):
+def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, weighted, wtab, stop):
     """Number of completions of rows row0.. given the attacks (cols0, d1_0, d2_0) on row0.
-    `plain`: every row's mask is the full board, so no mask is loaded in the loop.
+    `plain`: every row's mask is the full board, so no mask is loaded in the loop. `weighted`:
+    each completion counts wtab[the last row's column] instead of 1. When stop[0] is set (by
+    another thread: Ctrl-C, a deadline), the loop returns at its next backtrack; the caller
+    knows the result is then partial.
 
     Why it is fast (figures in the README): the current row's state lives in locals; a frame is
     pushed only for a row with squares left to try, so the last square descends like a tail
@@ -79,10 +86,10 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0):
     last = n - 1
     a = masks[row0] & ~(cols0 | d1_0 | d2_0)
     if row0 == last:
-        return int(a != _ZERO)
+        return wtab[_index(a)] * (a != _ZERO) if weighted else int(a != _ZERO)
     m = masks[last]
     if row0 == last - 1:
-        return _last_two(m, diag, cols0, d1_0, d2_0, a)
+        return _last_two(m, diag, cols0, d1_0, d2_0, a, weighted, wtab)
     if a == _ZERO:
         return 0
     frames = np.empty(8 * n, np.uint64)  # (squares left, cols, d1, d2, row, -, -, -) per open row
@@ -107,7 +114,7 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0):
             y = _ZERO
         nxt = (m if plain else masks[r + _ONE]) & ~(c | x | y)
         if r == bottom:
-            total += _last_two(m, diag, c, x, y, nxt)
+            total += _last_two(m, diag, c, x, y, nxt, weighted, wtab)
         elif nxt != _ZERO:
             if a != _ZERO:
                 frames[sp], frames[sp + _ONE], frames[sp + two] = a, c0, l0
@@ -117,7 +124,7 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0):
             a, c0, l0, g0 = nxt, c, x, y
             continue
         if a == _ZERO:
-            if sp == _ZERO:
+            if sp == _ZERO or stop[0] != 0:
                 return total
             sp -= stride
             a, c0, l0, g0, r = frames[sp], frames[sp + _ONE], frames[sp + two], frames[sp + three], frames[sp + four]
@@ -130,23 +137,23 @@ def _is_plain(masks):
 
 
 @njit(cache=True, inline="always")
-def _count(masks, diag, row0, cols0, d1_0, d2_0):
+def _count(masks, diag, row0, cols0, d1_0, d2_0, stop):
     """`_count_from` with the board kind (plain or not) looked up once and folded into the loop."""
     if _is_plain(masks):
-        return _count_from(masks, diag, True, row0, cols0, d1_0, d2_0)
-    return _count_from(masks, diag, False, row0, cols0, d1_0, d2_0)
+        return _count_from(masks, diag, True, row0, cols0, d1_0, d2_0, False, _NO_WEIGHTS, stop)
+    return _count_from(masks, diag, False, row0, cols0, d1_0, d2_0, False, _NO_WEIGHTS, stop)
 
 
 # One compiled loop per piece rule and per board kind (plain or with blocked squares), so the
 # diagonal test and the mask load are folded away rather than branched on in the hot loop.
-@njit(cache=True)
-def count_queens(masks, row0, cols0, d1_0, d2_0):
-    return _count(masks, True, row0, cols0, d1_0, d2_0)
+@njit(cache=True, nogil=True)
+def count_queens(masks, row0, cols0, d1_0, d2_0, stop):
+    return _count(masks, True, row0, cols0, d1_0, d2_0, stop)
 
 
-@njit(cache=True)
-def count_rooks(masks, row0, cols0, d1_0, d2_0):
-    return _count(masks, False, row0, cols0, d1_0, d2_0)
+@njit(cache=True, nogil=True)
+def count_rooks(masks, row0, cols0, d1_0, d2_0, stop):
+    return _count(masks, False, row0, cols0, d1_0, d2_0, stop)
 
 
 def new_state(masks: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -285,3 +292,124 @@ def count_canonical(sols, table, by_orbit):
                 stabilizer += 1
         if canonical:
             by_orbit[table.shape[0] // stabilizer] += 1
+
+
+@njit(cache=True, inline="always")
+def _bit_at(col, n):
+    """Bit col, or 0 when col is off the board."""
+    if 0 <= col < n:
+        return _ONE << np.uint64(col)
+    return _ZERO
+
+
+@njit(cache=True, nogil=True)
+def count_constellations(n, items, weights, out, stop):
+    """out[k] = the weighted completions of constellation group items[k] = (a, c, d, e) on a plain
+    queens board: the queen of row 0 in column a, those of column 0 and column n-1 in rows c and
+    d, and (when e >= 0) the queen of row 1 in column e. The last row is
+    left to the search, and a completion whose last-row queen stands in column b counts
+    weights[k, b] (the size of the class of constellation (a, b, c, d) when it is canonical,
+    else 0), so one search serves every b. What the border-column queens attack is taken out of
+    every row's mask first."""
+    masks = np.empty(n, np.uint64)
+    full = _full(n)
+    left = _ONE
+    right = _ONE << np.uint64(n - 1)
+    for k in range(items.shape[0]):
+        if stop[0] != 0:
+            return
+        a, c, d = items[k, 0], items[k, 1], items[k, 2]
+        wtab = weights[k]
+        for r in range(1, n - 1):
+            gone = left | right | _bit_at(abs(r - c), n) | _bit_at(n - 1 - abs(r - d), n)
+            masks[r] = full & ~gone
+        if 0 < c < n - 1:
+            masks[c] = left
+        if 0 < d < n - 1:
+            masks[d] = right
+        masks[0] = _ONE << np.uint64(a)
+        last = _ZERO
+        weight = 0  # the one weight of every column, or -1 when they differ
+        for b in range(n):
+            if wtab[b] != 0:
+                last |= _ONE << np.uint64(b)
+                weight = wtab[b] if weight in (0, wtab[b]) else -1
+        masks[n - 1] = last
+        row0 = 1
+        cols = masks[0]
+        x = cols << _ONE
+        y = cols >> _ONE
+        e = items[k, 3]
+        if e >= 0:  # the second row pinned too
+            square = masks[1] & (_ONE << np.uint64(e)) & ~(cols | x | y)
+            if square == _ZERO:
+                out[k] = 0
+                continue
+            cols |= square
+            x = (x | square) << _ONE
+            y = (y | square) >> _ONE
+            row0 = 2
+        if weight < 0:  # weights differ by column: looked up at each completion
+            out[k] = _count_from(masks, True, False, row0, cols, x, y, True, wtab, stop)
+        else:  # one weight: the branch-free count, multiplied once
+            out[k] = weight * _count_from(masks, True, False, row0, cols, x, y, False, wtab, stop)
+
+
+@njit(cache=True, nogil=True)
+def count_point_symmetric(n, stop):
+    """(P, R): the plain n-queens solutions fixed by the half turn, and those fixed by the
+    quarter turn (n <= 32). A half-turn solution is its top half: queens are placed in pairs
+    (r, x) and (n-1-r, n-1-x), row by row down to the middle (odd n: the centre square holds a
+    queen); each complete one is tested for the quarter turn (s[s[r]] = n-1-r)."""
+    half = n // 2
+    m = n - 1
+    cols = np.zeros(half + 1, np.uint64)
+    sums = np.zeros(half + 1, np.uint64)  # diagonals r + c, 0..2n-2
+    difs = np.zeros(half + 1, np.uint64)  # anti-diagonals r - c + n - 1
+    cand = np.zeros(half + 1, np.int64)  # next column to try at each level
+    place = np.zeros(n, np.int64)
+    if n % 2:
+        c = m // 2
+        place[c] = c
+        cols[0] = _ONE << np.uint64(c)
+        sums[0] = _ONE << np.uint64(2 * c)
+        difs[0] = _ONE << np.uint64(m)
+    p = 0
+    q = 0
+    r = 0
+    cand[0] = 0
+    while r >= 0:
+        if r == half:
+            p += 1
+            fixed = True
+            for i in range(n):
+                if place[place[i]] != m - i:
+                    fixed = False
+                    break
+            q += fixed
+            r -= 1
+            continue
+        x = cand[r]
+        if x >= n:
+            if stop[0] != 0:
+                return p, q
+            r -= 1
+            continue
+        cand[r] = x + 1
+        y = m - x
+        r2 = m - r
+        if x == y or r + x == m or r == x:  # the pair would share a column or a diagonal
+            continue
+        bits = (_ONE << np.uint64(x)) | (_ONE << np.uint64(y))
+        s = (_ONE << np.uint64(r + x)) | (_ONE << np.uint64(r2 + y))
+        d = (_ONE << np.uint64(r - x + m)) | (_ONE << np.uint64(r2 - y + m))
+        if (cols[r] & bits) != _ZERO or (sums[r] & s) != _ZERO or (difs[r] & d) != _ZERO:
+            continue
+        place[r] = x
+        place[r2] = y
+        cols[r + 1] = cols[r] | bits
+        sums[r + 1] = sums[r] | s
+        difs[r + 1] = difs[r] | d
+        r += 1
+        cand[r] = 0
+    return p, q

@@ -58,13 +58,14 @@ def in_process_depth(n: int) -> int:
 POOL_DEPTH = 3
 
 
-def count_one(masks: np.ndarray, diag: bool, sub: np.ndarray) -> int:
-    """The weighted number of completions of one sub-problem."""
+def count_one(masks: np.ndarray, diag: bool, sub: np.ndarray, stop: np.ndarray | None = None) -> int:
+    """The weighted number of completions of one sub-problem (partial if `stop` was set)."""
     from . import rowkernels as k
+    from .watch import NEVER
 
     w, r, cols, d1, d2 = sub
     kernel = k.count_queens if diag else k.count_rooks
-    return int(w) * int(kernel(masks, int(r), cols, d1, d2))
+    return int(w) * int(kernel(masks, int(r), cols, d1, d2, NEVER if stop is None else stop))
 
 
 def count_item(context: tuple[np.ndarray, bool, np.ndarray], i: int) -> int:

@@ -1,0 +1,75 @@
+"""Stopping a compiled call from outside: Ctrl-C, SIGTERM and deadlines, within a fraction of a
+second, however long the call would run.
+
+A compiled kernel cannot see Python signals: the interpreter runs a signal's handler only when
+the call returns. So the kernels run without the GIL and read a stop flag on their backtrack
+path, and a watcher thread sets it. The watcher learns of a signal through
+`signal.set_wakeup_fd`, which the C-level handler writes to at once, and of the deadline by its
+clock. When the call returns, the interpreter runs the signal's own handler (KeyboardInterrupt,
+the CLI's Terminated) and the caller checks its deadline, so a stopped call's partial result is
+never taken for an answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import threading
+from collections.abc import Iterator
+
+import numpy as np
+
+from ..base import Deadline
+
+#: How often the watcher looks at the clock when no signal arrives.
+TICK_SECONDS = 0.05
+
+
+@contextlib.contextmanager
+def watched(deadline: Deadline) -> Iterator[np.ndarray]:
+    """A stop flag (an int64 array of one element) that is set on a signal or at the deadline,
+    for the compiled calls made inside the block."""
+    stop = np.zeros(1, np.int64)
+    main = threading.current_thread() is threading.main_thread()
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+    previous = None
+    if main:
+        with contextlib.suppress(ValueError):
+            previous = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            left = deadline.left()
+            timeout = TICK_SECONDS if left is None else min(TICK_SECONDS, left)
+            ready, _, _ = select.select([read_fd], [], [], timeout)
+            if ready:
+                with contextlib.suppress(OSError):
+                    data = os.read(read_fd, 64)
+                    for signum in data:  # hand the signal on to whoever else waits for it
+                        if previous not in (None, -1):
+                            with contextlib.suppress(OSError):
+                                os.write(previous, bytes([signum]))
+                stop[0] = 1
+            if deadline.expired():
+                stop[0] = 1
+
+    watcher = threading.Thread(target=watch, name="nqueens-watch", daemon=True)
+    watcher.start()
+    try:
+        yield stop
+    finally:
+        done.set()
+        watcher.join()
+        if main:
+            with contextlib.suppress(ValueError):
+                signal.set_wakeup_fd(previous if previous is not None else -1)
+        os.close(read_fd)
+        os.close(write_fd)
+
+
+#: For calls nobody needs to stop (pool workers are stopped by terminating them).
+NEVER = np.zeros(1, np.int64)

@@ -1,0 +1,137 @@
+"""Counting by symmetry classes of border constellations (issue 14), against OEIS and against the
+mirror-only kernel kept as the reference."""
+
+import numpy as np
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import Problem
+from nqueens_cp.backends.base import Deadline
+from nqueens_cp.backends.bitmask import constellations as cs
+from nqueens_cp.backends.bitmask.backend import classes_from_symmetric
+from nqueens_cp.partition import count_partitioned, pool_runner
+
+from .conftest import A000170, A002562, A007705, A051223, brute_force, run
+
+#: OEIS A032522: solutions fixed by the half turn ("point symmetric"), n = 1..
+A032522 = [1, 0, 0, 2, 2, 4, 8, 4, 16, 12, 48, 80, 136, 420, 1240, 3000, 8152, 18104]
+#: OEIS A033148: solutions fixed by the quarter turn ("rotationally symmetric"), n = 1..
+A033148 = [1, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 8, 8, 0, 0, 64, 128, 0]
+
+
+def qpr(p):
+    return cs.classes_in_process(p, cs.constellations(p), Deadline("test", None))
+
+
+@pytest.mark.parametrize("n", range(4, 15))
+def test_all_three_sequences_from_one_run(n):
+    q, p, r = qpr(Problem(n))
+    assert (q, p, r) == (A000170[n - 1], A032522[n - 1], A033148[n - 1])
+    classes = classes_from_symmetric(Problem(n), q, p, r)
+    assert classes.unique == A002562[n - 1] and classes.total == A000170[n - 1]
+
+
+def test_classes_by_orbit_match_a_brute_force_partition():
+    """Orbits of the brute-force solutions, grouped by hand, against the by-orbit counts."""
+    from collections import Counter
+
+    from nqueens_cp.symmetry import orbit
+
+    for n in range(4, 9):
+        sols = brute_force(n)
+        sizes = Counter(len(o) for o in {frozenset(orbit(s)) for s in sols})
+        classes = classes_from_symmetric(Problem(n), *qpr(Problem(n)))
+        assert classes.by_orbit == dict(sizes), n
+
+
+def test_the_half_turn_search_against_the_brute_force():
+    from nqueens_cp.backends.bitmask.rowkernels import count_point_symmetric
+
+    for n in range(1, 10):
+        sols = brute_force(n)
+        half = sum(all(s[n - 1 - r] == n - 1 - s[r] for r in range(n)) for s in sols)
+        quarter = sum(all(s[s[r]] == n - 1 - r for r in range(n)) for s in sols)
+        assert tuple(count_point_symmetric(n, np.zeros(1, np.int64))) == (half, quarter), n
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_counts_on_one_and_two_workers(workers):
+    b = nq.get_backend("bitmask", workers=workers)
+    for n in (11, 12, 13, 14):
+        p = Problem(n)
+        assert b.plan(p, "count").algorithm == "constellations"
+        assert nq.count(p, workers=workers) == A000170[n - 1]
+    classes = nq.count_classes(14, workers=workers)
+    assert (classes.unique, classes.symmetric) == (A002562[13], {"point_symmetric": 420, "rotational": 0})
+
+
+def test_the_mirror_kernel_agrees_sub_problem_by_sub_problem_totals():
+    """The reference: the mirror-only split (its own partition) gives the same totals."""
+    from nqueens_cp.backends.bitmask.split import count_item, masks_array, split
+
+    for n in (11, 12, 13):
+        p = Problem(n)
+        subs = split(p, 2)
+        mirror = sum(count_item((masks_array(p), True, subs), i) for i in range(len(subs)))
+        assert mirror == qpr(p)[0] == A000170[n - 1]
+
+
+def test_the_checkpoint_path_uses_the_same_sub_problems(tmp_path):
+    part = nq.get_backend("bitmask").partition(Problem(13), 3)
+    assert part.fingerprint["split"] == "constellations"
+    ck = tmp_path / "c.json"
+    assert count_partitioned(part, pool_runner(2), ck) == A000170[12]
+    r = run("count", 13, "--checkpoint", ck, "--check", "--json")
+    assert r.exit_code == 0 and '"count": 73712' in r.stdout
+
+
+def test_superqueens_and_torus_boards_through_the_same_path():
+    for n in (11, 12, 13):
+        for p, expected in ((Problem(n, "superqueen"), A051223[n - 1]), (Problem(n, torus=True), A007705[n - 1])):
+            assert nq.get_backend("bitmask").plan(p, "count").algorithm == "constellations"
+            assert nq.count(p) == expected
+    for n in range(4, 11):  # below the planner's threshold, called directly
+        assert qpr(Problem(n, "superqueen"))[0] == A051223[n - 1]
+        assert qpr(Problem(n, torus=True))[0] == A007705[n - 1]
+
+
+def test_class_identities_are_checked_before_reporting():
+    with pytest.raises(nq.NQueensError, match="do not add up"):
+        classes_from_symmetric(Problem(8), 92, 5, 0)
+
+
+def test_cli_unique_reports_all_three():
+    import json
+
+    r = run("count", 12, "--unique", "--json")
+    rec = json.loads(r.stdout)
+    assert (rec["count"], rec["total"], rec["point_symmetric"], rec["rotational"]) == (1787, 14200, 80, 8)
+    assert rec["by_orbit"] == {"2": 4, "4": 18, "8": 1765}
+
+
+def test_every_canonical_constellation_is_the_smallest_of_its_images():
+    """Against the symmetry module's own transform: the constellation read off each solution's
+    smallest image is among those searched, and every solution's class is reached."""
+    from nqueens_cp.symmetry import NAMES, transform
+
+    n = 8
+    cons = cs.constellations(Problem(n))
+    searched = {
+        (a, b, c, d)
+        for (a, _, c, d, _), table in zip(cons.items.tolist(), cons.weights, strict=True)
+        if a >= 0
+        for b in np.flatnonzero(table).tolist()
+    }
+
+    def constellation(s):
+        return (s[0], s[-1], s.index(0), s.index(n - 1))
+
+    smallest = {min(constellation(transform(s, g)) for g in NAMES) for s in brute_force(n)}
+    assert smallest <= searched
+
+
+def test_progress_by_constellations_ends_at_the_total():
+    seen = []
+    assert nq.count(13, workers=1, progress=lambda done, total: seen.append((done, total))) == A000170[12]
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and seen[-1][0] == seen[-1][1] == len(cs.constellations(Problem(13)))
