@@ -578,6 +578,10 @@ def compare(
         backend_class(name)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         raise UserError(f"--plot writes .png or .svg, not {plot.suffix or 'no extension'!r}")
+    if plot is not None:  # refused before the runs, not after them
+        folder = plot.parent if str(plot.parent) else Path(".")
+        if not folder.is_dir() or not os.access(folder, os.W_OK) or plot.is_dir():
+            raise UserError(f"cannot write {plot}: its folder is missing or not writable")
     problems: list[tuple[str, Problem]] = []
     if ns:
         problems += [(str(k), Problem(k, piece, torus=torus)) for k in _range(ns)]
@@ -585,8 +589,13 @@ def compare(
         problems.append((path.name, _problem(None, piece, None, None, path, torus)))
     if not problems:
         raise UserError("give --n A..B and/or --model FILE")
+    def stream(row: dict[str, Any]) -> None:  # a line per run as it finishes; the table at the end
+        if not as_json:
+            count = row["count"] if row["status"] == "ok" else row["status"]
+            sys.stderr.write(f"{row['instance']} {row['backend']}: {count} in {row['seconds']:.3f}s\n")
+
     with _progress("runs") as progress:
-        rows = compare_runs(problems, names, enumerate_, time_limit, progress)
+        rows = compare_runs(problems, names, enumerate_, time_limit, progress, stream)
     if as_json:
         _echo(json.dumps(rows, indent=1))
     else:

@@ -18,9 +18,15 @@ def compare_runs(
     enumerate_all: bool = False,
     time_limit: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """One record per (problem, backend): count, seconds, solutions per second, status, and
-    whether every backend that finished on that problem gave the same count."""
+    whether every backend that finished on that problem gave the same count. Each record is
+    handed to `on_row` as soon as its problem's backends have all run."""
+    if time_limit is not None:
+        for name in backends:
+            if "time_limit" not in backend_class(name).capabilities.options:
+                raise BackendError(f"backend {name!r} cannot honour a time limit: leave it out of --backends")
     rows: list[dict[str, Any]] = []
     total = len(problems) * len(backends)
     for name in backends:  # one-time costs (imports, JIT cache) are not part of any timing
@@ -28,8 +34,7 @@ def compare_runs(
     for i, (label, p) in enumerate(problems):
         group = []
         for j, name in enumerate(backends):
-            takes_limit = "time_limit" in backend_class(name).capabilities.options
-            b = get_backend(name, **({"time_limit": time_limit} if time_limit and takes_limit else {}))
+            b = get_backend(name, **({"time_limit": time_limit} if time_limit else {}))
             row: dict[str, Any] = {"instance": label, "n": p.n, "piece": p.piece, "backend": name}
             start = time.perf_counter()
             try:
@@ -50,6 +55,8 @@ def compare_runs(
         counts = {r["count"] for r in group if r["status"] == "ok"}
         for r in group:
             r["agree"] = len(counts) <= 1
+            if on_row:
+                on_row(r)
         rows += group
     return rows
 

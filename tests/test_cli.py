@@ -155,6 +155,8 @@ def test_every_shipped_model_runs_with_its_documented_count(name):
         (["compare"], "give --n"),
         (["compare", "--n", "9..4"], "empty"),
         (["compare", "--n", "4", "--plot", "x.pdf"], ".png or .svg"),
+        (["compare", "--n", "4", "--plot", "/no/such/folder/t.png"], "folder is missing or not writable"),
+        (["compare", "--n", "4", "--time-limit", "1"], "'constraint' cannot honour a time limit"),
         (["show", "4", "--solution", "0,1,2,3"], "not a solution"),
         (["verify", "4", "--backends", "bitmask,nope"], "unknown backend"),
         (["show", "100000"], "too large to draw (at most 1000)"),
@@ -232,3 +234,15 @@ def test_bitmask_runs_never_import_the_other_solvers():
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert r.stdout.split() == ["92", "[]"]
+
+
+def test_compare_honours_the_time_limit_on_every_backend_it_runs():
+    """compare --n 4..40 --time-limit 1 ran on for minutes: every backend now gets the limit."""
+    import time
+
+    start = time.monotonic()
+    r = run("compare", "--n", "20..21", "--backends", "bitmask,cpsat", "--enumerate", "--time-limit", "0.5", "--json")
+    assert r.exit_code == 0
+    rows = json.loads(r.stdout)
+    assert {x["status"] for x in rows} == {"time limit"}
+    assert time.monotonic() - start < 30
