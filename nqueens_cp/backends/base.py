@@ -239,16 +239,24 @@ class Backend:
 
     def count_by_enumeration(self, problem: Problem) -> Outcome:
         """Count by building every solution (what `compare --enumerate` times)."""
+        return self.counted(1 for _ in self.solutions(problem))
+
+    def counted(self, sizes: Iterator[int]) -> Outcome:
+        """The outcome of a count that adds up `sizes` (solutions, or batches of them) until the
+        stream ends or stops early."""
         found = 0
         try:
-            for _ in self.solutions(problem):
-                found += 1
+            for size in sizes:
+                found += size
         except Unknown as exc:
             return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats=self.stats)
         return Outcome(Status.SOLVED, count=found, stats=self.stats)
 
     def first(self, problem: Problem) -> Outcome:
-        stream = self.solutions(problem)
+        return self.first_of(self.solutions(problem))
+
+    def first_of(self, stream: Iterator[Solution]) -> Outcome:
+        """The outcome of a decision: the first solution of `stream`, none, or unknown."""
         try:
             for sol in stream:
                 return Outcome(Status.SOLVED, sol, 1, stats=self.stats)

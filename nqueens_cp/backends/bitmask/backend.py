@@ -82,17 +82,7 @@ class BitmaskBackend(Backend):
             stream: Iterator[Any] = (tuple(b[0].tolist()) for b in batches)
         else:
             stream = pysearch.solutions(problem, self.deadline(), self.stats)
-        return self._first_of(stream)
-
-    def _first_of(self, stream: Iterator[Solution]) -> Outcome:
-        try:
-            for sol in stream:
-                return Outcome(Status.SOLVED, sol, 1, stats=self.stats)
-        except Unknown as exc:
-            return Outcome(Status.UNKNOWN, count=0, reason=exc.reason, stats=self.stats)
-        finally:
-            stream.close()  # type: ignore[attr-defined]
-        return Outcome(Status.NO_SOLUTION, count=0, stats=self.stats)
+        return self.first_of(stream)
 
     def count(self, problem: Problem) -> Outcome:
         plan = self.plan(problem, "count")
@@ -114,16 +104,8 @@ class BitmaskBackend(Backend):
     def _count_rows(self, problem: Problem, plan: Plan) -> Outcome:
         """Count the row search's solutions (compiled batches, or Python integers)."""
         if plan.algorithm == "rows-python":
-            stream: Iterator[Any] = ((1,) for _ in pysearch.solutions(problem, self.deadline(), self.stats))
-        else:
-            stream = enumerate_arrays(problem, self.deadline(), self.stats)
-        found = 0
-        try:
-            for batch in stream:
-                found += len(batch)
-        except Unknown as exc:
-            return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats=self.stats)
-        return Outcome(Status.SOLVED, count=found, stats=self.stats)
+            return self.counted(1 for _ in pysearch.solutions(problem, self.deadline(), self.stats))
+        return self.counted(len(batch) for batch in enumerate_arrays(problem, self.deadline(), self.stats))
 
     def _count_split(self, problem: Problem, plan: Plan) -> Outcome:
         deadline = self.deadline()
