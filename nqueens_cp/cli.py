@@ -129,6 +129,9 @@ TimeOpt = Annotated[
 WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Processes (bitmask count) or CP-SAT workers.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON record (same as --format json).")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Say on stderr which algorithm runs and why.")]
+SatSolverOpt = Annotated[
+    str | None, typer.Option("--sat-solver", help="For -b sat: the python-sat solver (default cadical195).")
+]
 
 
 def _square(text: str, flag: str) -> tuple[int, int]:
@@ -328,12 +331,13 @@ def solve(
     torus: TorusOpt = False,
     time_limit: TimeOpt = None,
     unique: Annotated[bool, typer.Option("--unique", help="One solution per symmetry class.")] = False,
+    sat_solver: SatSolverOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the solutions, streamed. On a time limit, those found are written, then exit 3."""
     fmt = _format(fmt, as_json, FORMATS, "boards")
     p = _problem(n, piece, block, fix, model, torus)
-    b, _ = _prepare(p, backend, "solve", verbose, time_limit=time_limit)
+    b, _ = _prepare(p, backend, "solve", verbose, time_limit=time_limit, sat_solver=sat_solver)
     if unique:
         from .symmetry import canonical, problem_symmetries
 
@@ -386,6 +390,7 @@ def count(
     check: Annotated[
         bool, typer.Option("--check", help="With --checkpoint: re-check and re-sum a finished checkpoint, run nothing.")
     ] = False,
+    sat_solver: SatSolverOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the number of solutions (exit 3 with a lower bound when a limit is reached)."""
@@ -428,7 +433,7 @@ def count(
         plan = Plan("count", plan.algorithm, f"{part.size} numbered sub-problems {where}", workers or 1)
         rec = _record(p, b, plan, outcome, start) | {"count": total}
     elif unique:
-        b, plan = _prepare(p, backend, "unique", verbose, time_limit=time_limit, workers=workers)
+        b, plan = _prepare(p, backend, "unique", verbose, time_limit=time_limit, workers=workers, sat_solver=sat_solver)
         classes = b.count_classes(p)
         rec = _record(p, b, plan, None, start) | {
             "count": classes.unique,
@@ -448,6 +453,7 @@ def count(
                 verbose,
                 time_limit=time_limit,
                 workers=workers,
+                sat_solver=sat_solver,
                 progress=progress if progress and "progress" in backend_class(backend).capabilities.options else None,
             )
             outcome = b.count(p)
@@ -480,6 +486,7 @@ def first(
     lexicographic: Annotated[
         bool, typer.Option("--lexicographic", help="The lexicographically first solution (a search; may be slow).")
     ] = False,
+    sat_solver: SatSolverOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Find one solution and draw it, or say there is none (exit 3 when unknown)."""
@@ -489,7 +496,14 @@ def first(
         raise UserError(f"a {p.n}x{p.n} board is too large to draw (at most {MAX_DRAWN_N}); use --format jsonl")
     start = time.perf_counter()
     b, plan = _prepare(
-        p, backend, "first", verbose, time_limit=time_limit, workers=workers, lexicographic=lexicographic
+        p,
+        backend,
+        "first",
+        verbose,
+        time_limit=time_limit,
+        workers=workers,
+        lexicographic=lexicographic,
+        sat_solver=sat_solver,
     )
     outcome = b.first(p)
     sol = outcome.solution
@@ -589,6 +603,7 @@ def compare(
         problems.append((path.name, _problem(None, piece, None, None, path, torus)))
     if not problems:
         raise UserError("give --n A..B and/or --model FILE")
+
     def stream(row: dict[str, Any]) -> None:  # a line per run as it finishes; the table at the end
         if not as_json:
             count = row["count"] if row["status"] == "ok" else row["status"]

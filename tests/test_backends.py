@@ -13,9 +13,9 @@ from nqueens_cp.formats import read_model
 
 from .conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy
 
-ALL = ["bitmask", "cpsat", "constraint"]
+ALL = ["bitmask", "cpsat", "constraint", "sat"]
 #: Largest n each backend enumerates in a test in well under a second or two.
-QUICK_N = {"bitmask": 14, "cpsat": 9, "constraint": 9}
+QUICK_N = {"bitmask": 14, "cpsat": 9, "constraint": 9, "sat": 9}
 
 
 @pytest.mark.parametrize("backend", ALL)
@@ -68,6 +68,7 @@ def test_blocked_rooks_equal_the_permanent(seed):
     if n <= 6:
         assert nq.count(p, backend="cpsat") == expected
         assert nq.count(p, backend="constraint") == expected
+        assert nq.count(p, backend="sat") == expected
 
 
 def test_leetcode_51_and_52():
@@ -170,3 +171,25 @@ def test_a_cold_process_counts_small_boards_without_loading_numba():
     # this process has loaded numba by now: the same boards get the same plan
     b = nq.get_backend("bitmask")
     assert {b.plan(p, "count").algorithm for p in boards[:10]} == {"rows-python"}
+
+
+def test_sat_solver_choice_time_limit_and_bad_names():
+    p = Problem(10, blocked=[(0, 0)])
+    for solver in ("cadical195", "glucose4", "minisat22"):
+        assert nq.count(p, "sat", sat_solver=solver) == nq.count(p)
+    with pytest.raises(nq.NQueensError, match="unknown SAT solver 'nope'"):
+        nq.count(p, "sat", sat_solver="nope")
+    with pytest.raises(nq.TimeLimitReached):  # 14,200 models by blocking clauses take seconds
+        nq.count(12, "sat", time_limit=0.2, sat_solver="glucose4")
+    with pytest.raises(nq.UnsupportedProblem, match="cannot interrupt cadical195"):
+        nq.count(12, "sat", time_limit=0.2)
+    with pytest.raises(nq.NQueensError, match="cannot honour option"):
+        nq.count(p, "bitmask", sat_solver="glucose4")
+
+
+def test_the_sat_encoding_uses_a_linear_at_most_one():
+    """The sequential counter: clauses grow like n^2, the pairwise encoding like n^3."""
+    from nqueens_cp.backends.sat import encode
+
+    small, large = (len(encode(Problem(n))[0].clauses) for n in (20, 40))
+    assert large < 4.5 * small

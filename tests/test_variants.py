@@ -16,7 +16,7 @@ def test_superqueens_match_oeis_a051223():
     assert [nq.count(Problem(n, "superqueen")) for n in range(1, 14)] == A051223
 
 
-@pytest.mark.parametrize("backend", ["cpsat", "constraint"])
+@pytest.mark.parametrize("backend", ["cpsat", "constraint", "sat"])
 def test_superqueens_on_the_cp_backends(backend):
     assert [nq.count(Problem(n, "superqueen"), backend=backend) for n in range(1, 11)] == A051223[:10]
 
@@ -25,7 +25,7 @@ def test_toroidal_queens_match_oeis_a007705():
     assert [nq.count(Problem(n, torus=True)) for n in range(1, 14)] == A007705
 
 
-@pytest.mark.parametrize("backend", ["cpsat", "constraint"])
+@pytest.mark.parametrize("backend", ["cpsat", "constraint", "sat"])
 def test_toroidal_queens_on_the_cp_backends(backend):
     assert [nq.count(Problem(n, torus=True), backend=backend) for n in (4, 5, 6, 7)] == [0, 10, 0, 28]
 

@@ -26,7 +26,7 @@ from .base import (
     UnsupportedProblem,
 )
 
-BACKENDS: tuple[str, ...] = ("bitmask", "cpsat", "constraint")
+BACKENDS: tuple[str, ...] = ("bitmask", "cpsat", "constraint", "sat")
 
 #: The backend used when none is named: our own engine.
 DEFAULT_BACKEND = BACKENDS[0]

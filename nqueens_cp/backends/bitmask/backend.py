@@ -121,8 +121,8 @@ class BitmaskBackend(Backend):
                 load_kernels(masks, diag)
                 (total,) = share_work(count_item, len(subs), plan.workers, context, 1, progress, deadline.check)
             else:
+                from ..watch import watched
                 from .split import count_one
-                from .watch import watched
 
                 with watched(deadline) as stop:
                     for i in range(len(subs)):

@@ -220,15 +220,15 @@ def classes_item(context: tuple[Problem, Constellations], i: int) -> tuple[int, 
     problem, cons = context
     f = int(cons.fixed[i])
     if f == SYMMETRIC:
+        from ..watch import NEVER
         from .rowkernels import count_point_symmetric
-        from .watch import NEVER
 
         p, r = count_point_symmetric(problem.n, NEVER)
         return 0, int(p), int(r)
     if f or problem.torus or problem.rule.knight:
         return _enumerated(problem, cons.items[i], cons.weights[i], f)
+    from ..watch import NEVER
     from .rowkernels import count_constellations
-    from .watch import NEVER
 
     out = np.zeros(1, np.int64)
     count_constellations(problem.n, cons.items[i : i + 1, [0, 2, 3, 4]], cons.weights[i : i + 1], out, NEVER)
@@ -256,8 +256,8 @@ def classes_in_process(
 ) -> tuple[int, int, int]:
     """(Q, P, R) summed over every sub-problem in this process, the plain groups SLICE at a time
     in one compiled call. A watcher stops a call on Ctrl-C or at the deadline (watch.py)."""
+    from ..watch import watched
     from .rowkernels import count_constellations, count_point_symmetric
-    from .watch import watched
 
     q = p = r = 0
     plain = np.flatnonzero(cons.fixed == 0) if not (problem.torus or problem.rule.knight) else np.array([], int)

@@ -60,8 +60,8 @@ POOL_DEPTH = 3
 
 def count_one(masks: np.ndarray, diag: bool, sub: np.ndarray, stop: np.ndarray | None = None) -> int:
     """The weighted number of completions of one sub-problem (partial if `stop` was set)."""
+    from ..watch import NEVER
     from . import rowkernels as k
-    from .watch import NEVER
 
     w, r, cols, d1, d2 = sub
     kernel = k.count_queens if diag else k.count_rooks

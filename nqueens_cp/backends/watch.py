@@ -17,20 +17,21 @@ import os
 import select
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from ..base import Deadline
+from .base import Deadline
 
 #: How often the watcher looks at the clock when no signal arrives.
 TICK_SECONDS = 0.05
 
 
 @contextlib.contextmanager
-def watched(deadline: Deadline) -> Iterator[np.ndarray]:
+def watched(deadline: Deadline, on_stop: Callable[[], None] | None = None) -> Iterator[np.ndarray]:
     """A stop flag (an int64 array of one element) that is set on a signal or at the deadline,
-    for the compiled calls made inside the block."""
+    for the compiled calls made inside the block; `on_stop` is called then too (a solver's own
+    interrupt, for calls that read no flag)."""
     stop = np.zeros(1, np.int64)
     main = threading.current_thread() is threading.main_thread()
     read_fd, write_fd = os.pipe()
@@ -56,6 +57,9 @@ def watched(deadline: Deadline) -> Iterator[np.ndarray]:
                 stop[0] = 1
             if deadline.expired():
                 stop[0] = 1
+            if stop[0] and on_stop:
+                on_stop()
+                return
 
     watcher = threading.Thread(target=watch, name="nqueens-watch", daemon=True)
     watcher.start()

@@ -1,0 +1,189 @@
+"""The sat backend: the Problem as CNF, solved through python-sat (CaDiCaL by default).
+
+A Boolean per usable square (blocked squares have none; a pre-placed piece is a unit clause).
+Exactly one per row and per column, at most one per diagonal (wrapped on a torus), and no two
+pieces a knight's move apart for superqueens. At-most-one is the sequential counter (Sinz 2005):
+3k clauses and k-1 auxiliary variables for k literals, linear where the pairwise encoding is
+quadratic (a 64-square diagonal would take 2,016 clauses), and it propagates as well as the
+pairwise one. Knight pairs stay binary clauses.
+
+`solve` and `count` enumerate with blocking clauses (each model found is forbidden), which suits
+modest counts; `first` is one SAT call. A search is stopped by the solver's own interrupt, called
+by the watcher thread on Ctrl-C or at the deadline. Note: python-sat builds Lingeling with its
+simplifications off, so it is not Lingeling as the literature ran it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..problem import Problem, Solution
+from .base import (
+    Backend,
+    BackendError,
+    Capabilities,
+    Outcome,
+    Plan,
+    Reason,
+    TimeLimitReached,
+    Unknown,
+    UnsupportedProblem,
+)
+
+#: The largest board modelled: n^2 variables and O(n^2) clauses.
+MAX_N = 500
+
+#: The solver used when none is named.
+DEFAULT_SOLVER = "cadical195"
+
+
+def _solvers() -> tuple[str, ...]:
+    from pysat.solvers import SolverNames
+
+    return tuple(sorted(k for k in vars(SolverNames) if not k.startswith("_")))
+
+
+def lines(problem: Problem) -> list[list[tuple[int, int]]]:
+    """The lines that hold at most one piece besides rows and columns: the diagonals and
+    anti-diagonals (wrapped on a torus), as lists of squares."""
+    n = problem.n
+    if not problem.rule.diagonals:
+        return []
+    found: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for r in range(n):
+        for c in range(n):
+            d, e = ((c - r) % n, (c + r) % n) if problem.torus else (c - r, c + r)
+            found.setdefault(("d", d), []).append((r, c))
+            found.setdefault(("a", e), []).append((r, c))
+    return [sq for sq in found.values() if len(sq) > 1]
+
+
+def encode(problem: Problem) -> tuple[Any, dict[tuple[int, int], int]]:
+    """(CNF, variable of each usable square). Variables 1..k are the squares, row by row."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import CNF, IDPool
+
+    n = problem.n
+    usable = [(r, c) for r in range(n) for c in problem.allowed_columns(r)]
+    var = {sq: i + 1 for i, sq in enumerate(usable)}
+    pool = IDPool(start_from=len(var) + 1)
+    cnf = CNF()
+
+    def at_most_one(squares: list[tuple[int, int]]) -> None:
+        lits = [var[sq] for sq in squares if sq in var]
+        if len(lits) > 1:
+            cnf.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
+
+    for r in range(n):
+        row = [(r, c) for c in range(n)]
+        cnf.append([var[sq] for sq in row if sq in var])  # at least one (empty: no solution)
+        at_most_one(row)
+    for c in range(n):
+        col = [(r, c) for r in range(n)]
+        cnf.append([var[sq] for sq in col if sq in var])
+        at_most_one(col)
+    for line in lines(problem):
+        at_most_one(line)
+    if problem.rule.knight:
+        for (r, c), v in var.items():
+            for dr, dc in ((1, 2), (1, -2), (2, 1), (2, -1)):
+                r2, c2 = r + dr, c + dc
+                if problem.torus:
+                    r2, c2 = r2 % n, c2 % n
+                w = var.get((r2, c2))
+                if w is not None and (r2, c2) != (r, c):
+                    cnf.append([-v, -w])
+    for sq in problem.fixed:
+        cnf.append([var[sq]])
+    return cnf, var
+
+
+def _solve(solver: Any, interruptible: bool) -> bool | None:
+    """One SAT call: True, False, or None when interrupted. A solver python-sat cannot interrupt
+    is stopped only between calls; it sees Ctrl-C itself and reports it as its own error, which
+    is turned back into KeyboardInterrupt here."""
+    try:
+        return solver.solve_limited(expect_interrupt=True) if interruptible else solver.solve()
+    except Exception as exc:
+        if "keyboard interrupt" in str(exc).lower():
+            raise KeyboardInterrupt from None
+        raise
+
+
+class SatBackend(Backend):
+    """Options: `time_limit` in seconds, and `sat_solver`, a python-sat solver name
+    (cadical195 by default; glucose4, lingeling, minisat22, ...)."""
+
+    capabilities = Capabilities(options=frozenset({"time_limit", "sat_solver"}), max_n=MAX_N)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        try:
+            known = _solvers()
+        except ImportError:
+            raise BackendError("the sat backend needs python-sat: pip install 'nqueens_cp[sat]'") from None
+        self.solver_name = options.get("sat_solver") or DEFAULT_SOLVER
+        if self.solver_name not in known:
+            raise BackendError(f"unknown SAT solver {self.solver_name!r} (known: {', '.join(known)})")
+
+    def _interruptible(self) -> bool:
+        """Whether python-sat can stop this solver mid-call (its CaDiCaL builds cannot)."""
+        from pysat.solvers import Solver
+
+        with Solver(name=self.solver_name) as probe:
+            try:
+                probe.clear_interrupt()
+            except NotImplementedError:
+                return False
+        return True
+
+    def _plan(self, problem: Problem, task: str) -> Plan:
+        if self.settings.get("time_limit") and not self._interruptible():
+            raise UnsupportedProblem(
+                f"sat: python-sat cannot interrupt {self.solver_name}, so --time-limit cannot be honoured; "
+                "use --sat-solver glucose4 (or minisat22, lingeling...) with a time limit"
+            )
+        if task == "first":
+            return Plan(task, f"sat-{self.solver_name}", "one SAT call on the CNF (sequential-counter at-most-one)")
+        return Plan(task, f"sat-{self.solver_name}", "models enumerated with blocking clauses")
+
+    def _models(self, problem: Problem, limit: int | None) -> Iterator[Solution]:
+        """The solutions, each forbidden once found; raises Unknown when stopped."""
+        from pysat.solvers import Solver
+
+        from .watch import watched
+
+        cnf, var = encode(problem)
+        square = {v: sq for sq, v in var.items()}
+        deadline = self.deadline()
+        found = 0
+        self.stats = {"variables": cnf.nv, "clauses": len(cnf.clauses)}
+        interruptible = self._interruptible()
+        with Solver(name=self.solver_name, bootstrap_with=cnf.clauses) as solver, watched(
+            deadline, solver.interrupt if interruptible else None
+        ) as stop:
+            while limit is None or found < limit:
+                answer = None if stop[0] else _solve(solver, interruptible)
+                if answer is None:  # stopped: by the clock, or by a signal raised right after this
+                    if deadline.expired():
+                        raise TimeLimitReached(self.name, deadline.seconds or 0.0, found)
+                    raise Unknown(self.name, Reason.INTERRUPTED, partial=found)
+                if not answer:
+                    return
+                model = [lit for lit in solver.get_model() if 0 < lit <= len(var)]
+                placed = sorted(square[lit] for lit in model)
+                if len(placed) != problem.n:
+                    raise BackendError(f"internal error: a model with {len(placed)} pieces")
+                found += 1
+                yield tuple(c for _, c in placed)
+                solver.add_clause([-lit for lit in model])
+
+    def solutions(self, problem: Problem) -> Iterator[Solution]:
+        return self._models(problem, None)
+
+    def first(self, problem: Problem) -> Outcome:
+        return self.first_of(self._models(problem, 1))
+
+
+BACKEND = SatBackend
