@@ -1,5 +1,5 @@
 """nqueens_cp: the n-queens family of puzzles, solved by a hand-written bitmask engine and
-cross-checked against CP-SAT and python-constraint models of the same Problem.
+cross-checked against CP-SAT, python-constraint and SAT (CNF) models of the same Problem.
 
 Names are loaded on first use (PEP 562), so `import nqueens_cp.entry` by the `nqueens` script
 costs nothing before its signal handlers are in place.
