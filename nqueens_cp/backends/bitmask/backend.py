@@ -2,9 +2,9 @@
 
 Every search asks the planner (`planner.plan`) which algorithm serves it, then runs that one:
 the compiled row search (`rowkernels`), the most-constrained-line search (`mrvkernel`), the
-explicit constructions (`construct`), the sub-problem count (`split`), or the same row search on
-Python integers (`pysearch`). Compiled code runs in bounded slices, so the deadline and Ctrl-C
-are seen between them.
+explicit constructions (`construct`), the sub-problem counts (`split`, `constellations`), or the
+same row search on Python integers (`pysearch`). Resumable searches run in bounded slices; the
+counting kernels are stopped mid-call by a watcher (`backends/watch.py`) on Ctrl-C or the deadline.
 """
 
 from __future__ import annotations

@@ -196,7 +196,9 @@ def _masks(n: int, item: np.ndarray, table: np.ndarray) -> np.ndarray:
     return masks
 
 
-def _enumerated(problem: Problem, item: np.ndarray, table: np.ndarray, flags: int) -> tuple[int, int, int]:
+def _enumerated(
+    problem: Problem, item: np.ndarray, table: np.ndarray, flags: int, deadline: Deadline | None = None
+) -> tuple[int, int, int]:
     """Weighted (completions, those fixed by rot180, those fixed by rot90) of one sub-problem, by
     enumerating its completions (variants, and constellations fixed by a rotation)."""
     from .rows import enumerate_arrays
@@ -204,7 +206,8 @@ def _enumerated(problem: Problem, item: np.ndarray, table: np.ndarray, flags: in
     n = problem.n
     total = p = r = 0
     rows = np.arange(n)
-    for batch in enumerate_arrays(problem, Deadline("bitmask", None), {}, _masks(n, item, table)):
+    clock = deadline or Deadline("bitmask", None)  # pool workers are stopped by their parent
+    for batch in enumerate_arrays(problem, clock, {}, _masks(n, item, table)):
         w = table[batch[:, -1]]
         total += int(w.sum())
         if flags & FIXED_BY_ROT180:
@@ -247,7 +250,7 @@ def item_info(cons: Constellations, i: int) -> dict[str, Any]:
     return {"a": a, "b": b, "c": c, "d": d, "e": e, "weights": weights}
 
 
-#: Groups counted per compiled call in this process: each call stays a fraction of a second.
+#: Groups counted per compiled call in this process (progress is reported between calls).
 SLICE = 16
 
 
@@ -279,7 +282,7 @@ def classes_in_process(
                 dp, dr = count_point_symmetric(problem.n, stop)
                 dq = 0
             else:
-                dq, dp, dr = _enumerated(problem, cons.items[i], cons.weights[i], int(cons.fixed[i]))
+                dq, dp, dr = _enumerated(problem, cons.items[i], cons.weights[i], int(cons.fixed[i]), deadline)
             deadline.check(None)
             q, p, r = q + dq, p + int(dp), r + int(dr)
             done += 1

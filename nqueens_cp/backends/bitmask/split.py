@@ -48,8 +48,8 @@ def split(problem: Problem, depth: int) -> np.ndarray:
 
 
 def in_process_depth(n: int) -> int:
-    """Rows fixed per sub-problem for a count in this process: deep enough that one compiled
-    call (which Ctrl-C and the clock cannot interrupt) lasts a fraction of a second as n grows."""
+    """Rows fixed per sub-problem for a count in this process: deeper as n grows, so progress is
+    reported in steps of a fraction of a second (Ctrl-C and the clock stop a call anyway)."""
     return max(2, (n - 12) // 2)
 
 
