@@ -43,10 +43,10 @@ def solve(
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
     p, b, _ = prepare(problem, backend, "solve", options)
-    return _limited(b.solutions(p), limit)
+    return limited(b.solutions(p), limit)
 
 
-def _limited(solutions: Iterator[Solution], limit: int | None) -> Iterator[Solution]:
+def limited(solutions: Iterator[Solution], limit: int | None) -> Iterator[Solution]:
     """A generator (so `close()` reaches the backend's stream and stops its search)."""
     try:
         yield from islice(solutions, limit)

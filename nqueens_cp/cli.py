@@ -345,7 +345,7 @@ def solve(
         _note_symmetries(group)
         sols: Iterator[Any] = (s for s in b.solutions(p) if canonical(s, group) == s)
         if limit is not None:
-            sols = api._limited(sols, limit)
+            sols = api.limited(sols, limit)
     else:
         sols = _limited_batches(b.batches(p), limit)
     with _output(output) as (out, keep):
