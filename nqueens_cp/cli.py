@@ -572,51 +572,124 @@ def _range(text: str) -> list[int]:
 
 @app.command()
 def compare(
-    ns: Annotated[str | None, typer.Option("--n", help="Board sizes: N or A..B.")] = None,
-    models: Annotated[list[Path] | None, typer.Option("--model", help="Instance file (repeatable).")] = None,
+    ns: Annotated[str | None, typer.Option("--n", help="Board sizes: N or A..B (with --piece, --torus).")] = None,
+    models: Annotated[
+        list[str] | None,
+        typer.Option("--model", help="Instance file, folder or quoted glob ('sets/*.param'); repeatable."),
+    ] = None,
     backends: Annotated[str, typer.Option("--backends", help="Comma-separated backends.")] = ",".join(BACKENDS),
-    enumerate_: Annotated[
-        bool, typer.Option("--enumerate", help="Time streaming every solution rather than counting.")
-    ] = False,
+    task: Annotated[
+        str, typer.Option("--task", help="first (decide: find one), count, or solve (enumerate every solution).")
+    ] = "count",
     piece: PieceOpt = "queen",
     torus: TorusOpt = False,
-    time_limit: TimeOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON records instead of a table.")] = False,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Draw time against n to FILE.png or FILE.svg.")] = None,
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", help="Seconds per run; a run past it is killed (unknown).")
+    ] = None,
+    memory_limit: Annotated[
+        int | None, typer.Option("--memory-limit", help="MB per run; a run past it is killed (unknown).")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Runs side by side, one worker process each.")] = 1,
+    sat_solver: SatSolverOpt = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Stream one row per run to FILE.csv or FILE.jsonl.")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Skip the runs already in --output.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print a JSON line per run as it ends, then one with the summary.")
+    ] = False,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Cactus plot (and, for two backends, a scatter plot): .png or .svg.")
+    ] = None,
 ) -> None:
-    """Run backends side by side over a range of n and/or instance files."""
-    from .compare import compare_runs, plot_runs, table
+    """Run backends side by side over instances with hard limits; check every answer (exit 1 on a wrong one)."""
+    from . import compare as c
+    from .parallel import max_workers
+    from .plots import PLOT_SUFFIXES, pyplot
+    from .report import RUNS_SHOWN, Live, runs_table, summary_table
+    from .results import ResultsFile, summarize
 
     names = [b.strip() for b in backends.split(",") if b.strip()]
+    if not names:
+        raise UserError("--backends names no backend")
     for name in names:
         backend_class(name)
-    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        raise UserError(f"--plot writes .png or .svg, not {plot.suffix or 'no extension'!r}")
+    if task not in ("first", "count", "solve"):
+        raise UserError(f"--task must be first, count or solve, not {task!r}")
+    if not 1 <= jobs <= max_workers():
+        raise UserError(f"--jobs must be 1..{max_workers()} on this machine, got {jobs}")
+    if resume and output is None:
+        raise UserError("--resume continues an --output file: give one")
     if plot is not None:  # refused before the runs, not after them
+        if plot.suffix.lower() not in PLOT_SUFFIXES:
+            raise UserError(f"--plot writes .png or .svg, not {plot.suffix or 'no extension'!r}")
         folder = plot.parent if str(plot.parent) else Path(".")
         if not folder.is_dir() or not os.access(folder, os.W_OK) or plot.is_dir():
             raise UserError(f"cannot write {plot}: its folder is missing or not writable")
-    problems: list[tuple[str, Problem]] = []
+        pyplot()
+    instances: list[c.Instance] = []
     if ns:
-        problems += [(str(k), Problem(k, piece, torus=torus)) for k in _range(ns)]
-    for path in models or []:
-        problems.append((path.name, _problem(None, piece, None, None, path, torus)))
-    if not problems:
-        raise UserError("give --n A..B and/or --model FILE")
+        instances += [c.Instance(c.board_label(p), p) for p in (Problem(k, piece, torus=torus) for k in _range(ns))]
+    for path in c.model_paths(models or []):
+        instances.append(c.Instance(str(path), _problem(None, piece, None, None, path, torus)))
+    if not instances:
+        raise UserError("give --n A..B and/or --model FILE|FOLDER|GLOB")
+    if len({i.label for i in instances}) < len(instances):
+        raise UserError("an instance is given twice")
+    results = ResultsFile(output, resume) if output is not None else None
+    previous = results.previous if results is not None else []
+    live = Live(names, time_limit, len(instances) * len(names), enabled=sys.stderr.isatty() and not as_json)
 
-    def stream(row: dict[str, Any]) -> None:  # a line per run as it finishes; the table at the end
+    def record(row: dict[str, Any]) -> None:
+        if results is not None:
+            results.write(row)
+        if as_json:
+            _echo(json.dumps(row))
+        live.add(row)
+
+    options = {"sat_solver": sat_solver} if sat_solver else {}
+    try:
+        with live.running():
+            rows = c.compare(
+                instances,
+                names,
+                task,
+                time_limit=time_limit,
+                memory_limit_mb=memory_limit,
+                jobs=jobs,
+                options=options,
+                previous=previous,
+                on_row=record,
+            )
+    except KeyboardInterrupt:  # what finished is in --output; show it, then end as interrupted
         if not as_json:
-            count = row["count"] if row["status"] == "ok" else row["status"]
-            sys.stderr.write(f"{row['instance']} {row['backend']}: {count} in {row['seconds']:.3f}s\n")
+            from rich.console import Console
 
-    with _progress("runs") as progress:
-        rows = compare_runs(problems, names, enumerate_, time_limit, progress, stream)
+            Console().print(summary_table(summarize(live.rows, names, time_limit), time_limit))
+        raise
+    finally:
+        if results is not None:
+            results.close()
+    everything = [r for r in previous if r["task"] == task] + rows
+    summaries = summarize(everything, names, time_limit)
     if as_json:
-        _echo(json.dumps(rows, indent=1))
+        _echo(json.dumps({"summary": [s.as_dict() for s in summaries]}))
     else:
-        table(rows, names)
+        from rich.console import Console
+
+        console = Console()
+        if len(rows) <= RUNS_SHOWN:
+            console.print(runs_table(rows))
+        console.print(summary_table(summaries, time_limit))
     if plot is not None:
-        plot_runs(rows, names, plot)
+        from .plots import plot as draw_plot
+
+        draw_plot(everything, names, time_limit, plot)
+    bad = c.wrong(everything)
+    if bad:
+        first = f"{bad[0]['instance']} {bad[0]['backend']}: {bad[0]['check']}"
+        sys.stderr.write(f"nqueens: {len(bad)} wrong answer(s), the first: {first}\n")
+        raise typer.Exit(EXIT_DISAGREE)
 
 
 @app.command()
@@ -649,18 +722,45 @@ generate_app = typer.Typer(help="Write benchmark instances.", no_args_is_help=Tr
 app.add_typer(generate_app, name="generate")
 
 
+def _int_list(text: str, flag: str) -> list[int]:
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise UserError(f"{flag} expects integers separated by commas, got {text!r}") from None
+    if not values:
+        raise UserError(f"{flag} is empty")
+    return values
+
+
 @generate_app.command("blocked")
 def generate_blocked(
-    n: Annotated[int, typer.Option("--n", help="Board size.")],
-    blocks: Annotated[int, typer.Option("--blocks", help="Squares to block.")],
+    n: Annotated[str, typer.Option("--n", help="Board size, or sizes: 28,48,50,56.")],
+    blocks: Annotated[str, typer.Option("--blocks", help="Squares to block, one count per size.")],
     min_free: Annotated[int, typer.Option("--min-free", help="Free squares every row and column keeps.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    count: Annotated[
+        int | None, typer.Option("--count", min=1, help="Instances per size, written to --out DIR.")
+    ] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="With --count: the folder to write them to.")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="The .param file (default stdout).")] = None,
 ) -> None:
-    """A random blocked n-queens instance (CSPLib prob080 model) as a CSPLib .param file."""
+    """Random blocked n-queens instances (CSPLib prob080 model) as CSPLib .param files: one, or a set."""
     from .formats import write_param
-    from .generate import blocked_instance
+    from .generate import blocked_instance, blocked_set
 
-    text = write_param(blocked_instance(n, blocks, min_free, seed)).encode()
-    with _output(output) as (out, _):
-        out.write(text)
+    sizes, counts = _int_list(n, "--n"), _int_list(blocks, "--blocks")
+    if len(sizes) != len(counts):
+        raise UserError(f"--n gives {len(sizes)} sizes and --blocks {len(counts)} counts: give one count per size")
+    if count is None:
+        if out_dir is not None:
+            raise UserError("--out writes a set: give --count K too")
+        if len(sizes) > 1:
+            raise UserError("several sizes make a set: give --count K and --out DIR")
+        text = write_param(blocked_instance(sizes[0], counts[0], min_free, seed)).encode()
+        with _output(output) as (out, _):
+            out.write(text)
+        return
+    if out_dir is None or output is not None:
+        raise UserError("--count writes a set to a folder: give --out DIR (not --output)")
+    written = blocked_set(out_dir, list(zip(sizes, counts, strict=True)), count, min_free, seed)
+    _echo(f"wrote {written} instances to {out_dir}")

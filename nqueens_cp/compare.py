@@ -1,104 +1,190 @@
-"""Side-by-side runs of several backends over a set of problems: the data behind
-`nqueens compare`, its rich table and its optional plot (matplotlib, the `plot` extra)."""
+"""`nqueens compare`: backends side by side over a set of instances, at benchmark scale.
+
+Each (instance, backend) run goes to a long-lived sandbox worker (see `sandbox`) under the same
+hard wall-clock and memory limits for every backend. When all the runs of an instance have
+ended, their answers are checked against each other: a solution by the problem's validator (in
+the worker), a "no solution" against any solution another backend found, a count (or the set
+of solutions of `solve`, by count and digest) against the other backends' counts. Each checked
+row is then handed on at once (to the results file and the live display). Runs already in a
+resumed results file are not run again, but their answers take part in the checks.
+"""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+import glob
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .backends import BackendError, Status, backend_class, get_backend
+from .backends import BackendError, UnsupportedProblem, backend_class
 from .problem import NQueensError, Problem
+from .results import DECIDED, is_wrong
+from .runs import Job, backend_for
+from .sandbox import Result, Sandbox
+
+#: Instance files a directory is searched for.
+MODEL_SUFFIXES = (".toml", ".param", ".lp", ".txt")
 
 
-def compare_runs(
-    problems: list[tuple[str, Problem]],
+@dataclass(frozen=True)
+class Instance:
+    label: str
+    problem: Problem
+
+
+def model_paths(specs: Iterable[str]) -> list[Path]:
+    """Files named by paths, directories (their instance files, sorted) and glob patterns
+    (quoted, so the shell leaves them to us; `**` reaches into subfolders)."""
+    out: list[Path] = []
+    for spec in specs:
+        path = Path(spec)
+        if glob.has_magic(spec):
+            found = sorted(Path(p) for p in glob.glob(spec, recursive=True) if Path(p).is_file())
+            if not found:
+                raise NQueensError(f"--model {spec!r} matches no file")
+            out += found
+        elif path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() in MODEL_SUFFIXES and p.is_file())
+            if not found:
+                raise NQueensError(f"--model {spec}: the folder holds no instance file ({', '.join(MODEL_SUFFIXES)})")
+            out += found
+        elif path.exists():
+            out.append(path)
+        else:
+            raise NQueensError(f"--model {spec}: no such file or folder")
+    return list(dict.fromkeys(out))
+
+
+def board_label(p: Problem) -> str:
+    return f"{p.piece}{'-torus' if p.torus else ''}-{p.n}"
+
+
+def _row(inst: Instance, backend: str, task: str, time_limit: float | None) -> dict[str, Any]:
+    p = inst.problem
+    return {
+        "instance": inst.label,
+        "n": p.n,
+        "piece": p.piece,
+        "torus": p.torus,
+        "backend": backend,
+        "task": task,
+        "time_limit": time_limit,
+    }
+
+
+def _fill(row: dict[str, Any], result: Result) -> dict[str, Any]:
+    """The row of one finished (or killed) run."""
+    row["seconds"] = round(result.seconds, 6)
+    row["cpu_seconds"] = round(result.cpu_seconds, 6)
+    row["peak_mb"] = round(result.peak_bytes / 2**20, 1)
+    if result.status != "done":
+        row["status"] = "unknown"
+        row["reason"] = result.status if result.value is None else f"{result.status}: {result.value}"
+        return row
+    v = result.value
+    row["nodes"] = v["stats"].get("nodes")
+    row["conflicts"] = v["stats"].get("conflicts")
+    if row["time_limit"] is not None and result.seconds > row["time_limit"]:
+        row["status"], row["reason"] = "unknown", "time limit"  # an answer after the limit does not count
+        return row
+    row["status"], row["reason"], row["answer"], row["digest"] = v["status"], v["reason"], v["answer"], v["digest"]
+    row["seconds"] = round(max(0.0, result.seconds - v["check_seconds"]), 6)
+    if v["invalid"]:
+        row["check"] = f"invalid: {v['invalid']}"
+    if row["status"] == "unknown":
+        row["answer"] = None
+    return row
+
+
+def check_group(rows: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+    """Set `check` on the new decided rows of one instance, against all its decided rows."""
+    decided = [r for r in rows if r["status"] in DECIDED and not str(r.get("check") or "").startswith("invalid")]
+    for r in new:
+        if r["status"] not in DECIDED or r.get("check"):
+            continue
+        others = [o for o in decided if o is not r and o["backend"] != r["backend"]]
+        if r["task"] == "first":
+            if r["status"] == "solved":
+                r["check"] = "ok"  # the validator passed it: a solution needs no second opinion
+                continue
+            found = [o["backend"] for o in others if o["status"] == "solved"]
+            if found:
+                r["check"] = f"disagree: {', '.join(found)} found a valid solution"
+                continue
+        else:
+            differ = [o["backend"] for o in others if (o["answer"], o.get("digest")) != (r["answer"], r.get("digest"))]
+            if differ:
+                what = "solutions" if r["task"] == "solve" else "count"
+                r["check"] = f"disagree: {', '.join(differ)} gave another {what}"
+                continue
+        r["check"] = "ok" if others else "unchecked"
+
+
+def compare(
+    instances: list[Instance],
     backends: list[str],
-    enumerate_all: bool = False,
+    task: str,
+    *,
     time_limit: float | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    memory_limit_mb: int | None = None,
+    jobs: int = 1,
+    options: dict[str, Any] | None = None,
+    previous: list[dict[str, Any]] | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """One record per (problem, backend): count, seconds, solutions per second, status, and
-    whether every backend that finished on that problem gave the same count. Each record is
-    handed to `on_row` as soon as its problem's backends have all run."""
-    if time_limit is not None:
-        for name in backends:
-            if "time_limit" not in backend_class(name).capabilities.options:
-                raise BackendError(f"backend {name!r} cannot honour a time limit: leave it out of --backends")
-    rows: list[dict[str, Any]] = []
-    total = len(problems) * len(backends)
-    for name in backends:  # one-time costs (imports, JIT cache) are not part of any timing
-        get_backend(name).count(Problem(4))
-    for i, (label, p) in enumerate(problems):
-        group = []
-        for j, name in enumerate(backends):
-            b = get_backend(name, **({"time_limit": time_limit} if time_limit else {}))
-            row: dict[str, Any] = {"instance": label, "n": p.n, "piece": p.piece, "backend": name}
-            start = time.perf_counter()
-            try:
-                b.plan(p, "solve" if enumerate_all else "count")
-                outcome = b.count_by_enumeration(p) if enumerate_all else b.count(p)
-                known = outcome.status is not Status.UNKNOWN
-                row["count"] = outcome.count if known else None
-                row["status"] = "ok" if known else outcome.reason.value  # type: ignore[union-attr]
-                row["stats"] = outcome.stats
-            except BackendError as exc:
-                row["count"], row["status"] = None, str(exc)
-            seconds = time.perf_counter() - start
-            row["seconds"] = round(seconds, 6)
-            row["per_second"] = round(row["count"] / seconds, 1) if row["count"] and seconds > 0 else None
-            group.append(row)
-            if progress:
-                progress(i * len(backends) + j + 1, total)
-        counts = {r["count"] for r in group if r["status"] == "ok"}
-        for r in group:
-            r["agree"] = len(counts) <= 1
+    """Run every backend on every instance; return (and hand to `on_row`) each new checked row.
+    Rows of `previous` (a resumed file) are skipped and used as evidence in the checks."""
+    options = options or {}
+    for name in backends:
+        backend_class(name)
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        raise NQueensError(f"time limit must be a positive number of seconds, got {time_limit}")
+    if memory_limit_mb is not None and memory_limit_mb <= 0:
+        raise NQueensError(f"memory limit must be a positive number of MB, got {memory_limit_mb}")
+    done = {(r["instance"], r["backend"], r["task"]): r for r in previous or []}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    waiting: dict[str, int] = {}
+    out: list[dict[str, Any]] = []
+
+    def finish(label: str) -> None:
+        new = groups[label]
+        old = [dict(r) for r in done.values() if r["instance"] == label and r["task"] == task]
+        check_group(old + new, new)
+        for r in new:
+            out.append(r)
             if on_row:
                 on_row(r)
-        rows += group
-    return rows
+
+    todo: list[tuple[Any, Job]] = []
+    for inst in instances:
+        groups[inst.label], waiting[inst.label] = [], 0
+        for name in backends:
+            if (inst.label, name, task) in done:
+                continue
+            row = _row(inst, name, task, time_limit)
+            job = Job(name, task, inst.problem, time_limit, options)
+            try:
+                backend_for(job).plan(inst.problem, task)
+            except (UnsupportedProblem, BackendError) as exc:
+                row.update(status="unsupported", reason=str(exc))
+                groups[inst.label].append(row)
+                continue
+            groups[inst.label].append(row)
+            waiting[inst.label] += 1
+            todo.append(((inst.label, len(groups[inst.label]) - 1), job))
+        if not waiting[inst.label] and groups[inst.label]:
+            finish(inst.label)
+    memory = memory_limit_mb * 2**20 if memory_limit_mb is not None else None
+    with Sandbox("nqueens_cp.runs", jobs, time_limit, memory) as sandbox:
+        for result in sandbox.run(todo):
+            label, index = result.key
+            _fill(groups[label][index], result)
+            waiting[label] -= 1
+            if not waiting[label]:
+                finish(label)
+    return out
 
 
-def table(rows: list[dict[str, Any]], backends: list[str]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    t = Table(title="nqueens compare")
-    for col in ("instance", "backend", "count", "seconds", "solutions/s", "agree"):
-        t.add_column(col, justify="left" if col in ("instance", "backend") else "right")
-    for r in rows:
-        count = str(r["count"]) if r["status"] == "ok" else r["status"]
-        rate = f"{r['per_second']:,.0f}" if r["per_second"] else "-"
-        agree = "yes" if r["agree"] else "[bold red]NO[/]"
-        t.add_row(r["instance"], r["backend"], count, f"{r['seconds']:.4f}", rate, agree)
-    Console().print(t)
-
-
-def plot_runs(rows: list[dict[str, Any]], backends: list[str], path: Path) -> None:
-    """Time against n per backend, log scale."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise NQueensError("--plot needs matplotlib: pip install 'nqueens_cp[plot]'") from None
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for name in backends:
-        pts = sorted((r["n"], r["seconds"]) for r in rows if r["backend"] == name and r["status"] == "ok")
-        if pts:
-            ax.plot([x for x, _ in pts], [y for _, y in pts], marker="o", label=name)
-    ax.set_yscale("log")
-    ax.set_xlabel("n")
-    ax.set_ylabel("seconds")
-    ax.set_title("nqueens: time per backend")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
-    try:
-        fig.savefig(path)
-    except OSError as exc:
-        raise NQueensError(f"cannot write {path}: {exc.strerror}") from None
-    finally:
-        plt.close(fig)
+def wrong(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in rows if is_wrong(r)]

@@ -8,9 +8,12 @@ Hard instances sit near the threshold, with most squares blocked (for example n 
 
 from __future__ import annotations
 
+import hashlib
 import random
+from pathlib import Path
 
-from .problem import InvalidProblem, Problem
+from .formats import write_param
+from .problem import InvalidProblem, NQueensError, Problem
 
 #: The generator lists all n^2 squares; boards this size are far past what search decides.
 MAX_GENERATED_N = 1000
@@ -40,3 +43,34 @@ def blocked_instance(n: int, blocks: int, min_free: int = 1, seed: int = 0) -> P
             f"(stopped at {len(blocked)})"
         )
     return Problem(n, blocked=blocked)
+
+
+def instance_seed(seed: int, n: int, blocks: int, index: int) -> int:
+    """The seed of one instance of a set: fixed by the set's seed and the instance's place in
+    it, so a set can be regrown (or extended) file for file."""
+    digest = hashlib.blake2b(f"{seed}:{n}:{blocks}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def blocked_set(folder: Path, shapes: list[tuple[int, int]], count: int, min_free: int, seed: int) -> int:
+    """`count` instances for each (n, blocks) in `shapes`, written to `folder` as
+    n{n}-b{blocks}-{index}.param; returns how many files were written. Every shape is checked
+    before the first file is written."""
+    for n, blocks in shapes:
+        blocked_instance(n, blocks, min_free, instance_seed(seed, n, blocks, 0))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise NQueensError(f"cannot create {folder}: {exc.strerror}") from None
+    width = len(str(count - 1))
+    written = 0
+    for n, blocks in shapes:
+        for i in range(count):
+            p = blocked_instance(n, blocks, min_free, instance_seed(seed, n, blocks, i))
+            path = folder / f"n{n}-b{blocks}-{i:0{width}d}.param"
+            try:
+                path.write_text(write_param(p))
+            except OSError as exc:
+                raise NQueensError(f"cannot write {path}: {exc.strerror}") from None
+            written += 1
+    return written

@@ -12,7 +12,7 @@ import pytest
 from nqueens_cp import Problem
 from nqueens_cp.formats import read_model
 
-from .conftest import A000170, MODELS, backtrack_count, brute_force_problem, children, csplib_counts, run, script
+from .conftest import A000170, MODELS, backtrack_count, children, csplib_counts, run, script
 
 
 def test_solve_boards_is_leetcode_style():
@@ -79,27 +79,6 @@ def test_verify_agrees():
     assert r.exit_code == 0 and "56 prefixes" in r.stdout
 
 
-def test_compare_json_and_table(tmp_path):
-    r = run(
-        "compare", "--n", "4..6", "--backends", "bitmask,constraint", "--json", "--model", MODELS / "blocked-8.toml"
-    )
-    assert r.exit_code == 0
-    rows = json.loads(r.stdout)
-    assert [(x["instance"], x["backend"]) for x in rows][:2] == [("4", "bitmask"), ("4", "constraint")]
-    assert all(x["agree"] and x["status"] == "ok" for x in rows)
-    blocked_8 = len(brute_force_problem(read_model(MODELS / "blocked-8.toml")))
-    assert [x["count"] for x in rows if x["backend"] == "bitmask"] == [*A000170[3:6], blocked_8]
-    r = run("compare", "--n", "5", "--backends", "bitmask,cpsat")
-    assert r.exit_code == 0 and "solutions/s" in r.stdout
-
-
-def test_compare_plot(tmp_path):
-    pytest.importorskip("matplotlib")
-    out = tmp_path / "t.png"
-    r = run("compare", "--n", "4..6", "--backends", "bitmask,cpsat", "--plot", out)
-    assert r.exit_code == 0 and out.read_bytes()[:4] == b"\x89PNG"
-
-
 def test_show_instance_and_solution():
     r = run("show", "--model", MODELS / "preplaced-8.txt")
     assert r.exit_code == 0 and r.stdout.splitlines()[1] == ". . Q . . . . ."
@@ -156,7 +135,6 @@ def test_every_shipped_model_runs_with_its_documented_count(name):
         (["compare", "--n", "9..4"], "empty"),
         (["compare", "--n", "4", "--plot", "x.pdf"], ".png or .svg"),
         (["compare", "--n", "4", "--plot", "/no/such/folder/t.png"], "folder is missing or not writable"),
-        (["compare", "--n", "4", "--time-limit", "1"], "'constraint' cannot honour a time limit"),
         (["show", "4", "--solution", "0,1,2,3"], "not a solution"),
         (["verify", "4", "--backends", "bitmask,nope"], "unknown backend"),
         (["show", "100000"], "too large to draw (at most 1000)"),
@@ -237,12 +215,14 @@ def test_bitmask_runs_never_import_the_other_solvers():
 
 
 def test_compare_honours_the_time_limit_on_every_backend_it_runs():
-    """compare --n 4..40 --time-limit 1 ran on for minutes: every backend now gets the limit."""
+    """compare --n 4..40 --time-limit 1 ran on for minutes: every run is now held to the limit."""
     import time
 
     start = time.monotonic()
-    r = run("compare", "--n", "20..21", "--backends", "bitmask,cpsat", "--enumerate", "--time-limit", "0.5", "--json")
+    r = run(
+        "compare", "--n", "20..21", "--backends", "bitmask,cpsat", "--task", "solve", "--time-limit", "0.5", "--json"
+    )
     assert r.exit_code == 0
-    rows = json.loads(r.stdout)
-    assert {x["status"] for x in rows} == {"time limit"}
+    rows = [json.loads(x) for x in r.stdout.splitlines()[:-1]]
+    assert len(rows) == 4 and {(x["status"], x["reason"]) for x in rows} == {("unknown", "time limit")}
     assert time.monotonic() - start < 30

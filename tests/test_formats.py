@@ -55,7 +55,7 @@ def test_text_board(tmp_path):
         ("a.toml", "n = 8\nfixed = 5\n", "a.toml:2: fixed must be a list"),
         ("a.toml", "n = 8\nblocked = true\n", "a.toml:2: blocked must be a list"),
         ("a.toml", "n = 8\nblocked = [[1, true]]\n", "a.toml:2: blocked entry [1, True] is not"),
-        ("a.toml", "n = 8\npiece = [\"queen\"]\n", "a.toml:2: piece must be a string"),
+        ("a.toml", 'n = 8\npiece = ["queen"]\n', "a.toml:2: piece must be a string"),
         ("a.toml", "n = 8\ntorus = 1\n", "a.toml:2: torus must be true or false"),
         ("a.toml", "n = 8.5\n", "a.toml:1: the board size must be an integer"),
         ("a.lp", "num(1..100000000000).\n", "a.lp:1: board size 100000000000 is out of range"),

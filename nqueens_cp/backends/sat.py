@@ -160,9 +160,10 @@ class SatBackend(Backend):
         found = 0
         self.stats = {"variables": cnf.nv, "clauses": len(cnf.clauses)}
         interruptible = self._interruptible()
-        with Solver(name=self.solver_name, bootstrap_with=cnf.clauses) as solver, watched(
-            deadline, solver.interrupt if interruptible else None
-        ) as stop:
+        with (
+            Solver(name=self.solver_name, bootstrap_with=cnf.clauses) as solver,
+            watched(deadline, solver.interrupt if interruptible else None) as stop,
+        ):
             while limit is None or found < limit:
                 answer = None if stop[0] else _solve(solver, interruptible)
                 if answer is None:  # stopped: by the clock, or by a signal raised right after this

@@ -52,22 +52,13 @@ ALGORITHMS = {
 def by_constellations(problem: Problem) -> bool:
     """A plain queen-like board (queens, superqueens, on a plain or toroidal board): all 8
     symmetries hold, so symmetry classes of border constellations can be counted."""
-    return (
-        problem.is_plain
-        and problem.rule.diagonals
-        and CONSTELLATIONS_FROM_N <= problem.n <= CONSTELLATIONS_MAX_N
-    )
+    return problem.is_plain and problem.rule.diagonals and CONSTELLATIONS_FROM_N <= problem.n <= CONSTELLATIONS_MAX_N
 
 
 def constrained(problem: Problem) -> bool:
     """Blocked or fixed squares on a queen or rook board the compiled kernels take: the
     most-constrained-line search applies."""
-    return (
-        not problem.is_plain
-        and not problem.torus
-        and not problem.rule.knight
-        and problem.n <= MAX_COMPILED_N
-    )
+    return not problem.is_plain and not problem.torus and not problem.rule.knight and problem.n <= MAX_COMPILED_N
 
 
 def _unusable_share(problem: Problem) -> float:

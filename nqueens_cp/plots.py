@@ -1,0 +1,93 @@
+"""Pictures of a comparison, as solver competitions draw them (matplotlib, the `plot` extra).
+
+The cactus plot puts, for each backend, its solved runs in order of time: the point (k, t)
+says k instances were solved within t seconds each; lower and further right is better. With
+two backends a log-log scatter plot sits beside it, one point per instance, runs that did not
+finish drawn on the border at the limit, so a reader sees at a glance which backend wins where.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .problem import NQueensError
+from .results import DECIDED, is_wrong
+
+PLOT_SUFFIXES = (".png", ".svg")
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot on a file-only backend, or a clear error naming the extra."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise NQueensError("--plot needs matplotlib: pip install 'nqueens_cp[plot]'") from None
+    return plt
+
+
+def _solved(row: dict[str, Any]) -> bool:
+    return row["status"] in DECIDED and not is_wrong(row)
+
+
+def plot(rows: list[dict[str, Any]], backends: list[str], time_limit: float | None, path: Path) -> None:
+    plt = pyplot()
+    pair = len(backends) == 2
+    fig, axes = plt.subplots(1, 2 if pair else 1, figsize=(12 if pair else 7, 5), squeeze=False)
+    _cactus(axes[0][0], rows, backends, time_limit)
+    if pair:
+        _scatter(axes[0][1], rows, backends, time_limit)
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise NQueensError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+def _cactus(ax: Any, rows: list[dict[str, Any]], backends: list[str], time_limit: float | None) -> None:
+    runs = {r["instance"] for r in rows if r["status"] != "unsupported"}
+    for name in backends:
+        times = sorted(float(r["seconds"]) for r in rows if r["backend"] == name and _solved(r))
+        ax.step(range(1, len(times) + 1), times, where="post", marker=".", label=f"{name} ({len(times)} solved)")
+    if time_limit is not None:
+        ax.axhline(time_limit, color="grey", linestyle="--", linewidth=1, label=f"limit {time_limit:g} s")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"instances solved (of {len(runs)})")
+    ax.set_ylabel("time per instance (s)")
+    ax.set_title("cactus plot: solved within a time")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left")
+
+
+def _scatter(ax: Any, rows: list[dict[str, Any]], backends: list[str], time_limit: float | None) -> None:
+    a, b = backends
+    by = {(r["instance"], r["backend"]): r for r in rows}
+    pairs = [(by[(i, a)], by[(i, b)]) for i, n in by if n == a and (i, b) in by]
+    finished = [float(r["seconds"]) for pr in pairs for r in pr if _solved(r)]
+    border = time_limit if time_limit is not None else max(finished, default=1.0) * 2
+    low = max(min(finished, default=border / 100) / 2, 1e-4)
+
+    def at(r: dict[str, Any]) -> float:
+        return max(float(r["seconds"]), low) if _solved(r) else border
+
+    both = [(at(x), at(y)) for x, y in pairs if _solved(x) and _solved(y)]
+    one = [(at(x), at(y)) for x, y in pairs if not (_solved(x) and _solved(y))]
+    ax.scatter([x for x, _ in both], [y for _, y in both], s=14, label="both solved")
+    ax.scatter([x for x, _ in one], [y for _, y in one], s=22, marker="x", label="not finished (on the border)")
+    ax.plot([low, border], [low, border], color="grey", linewidth=1)
+    ax.axhline(border, color="grey", linestyle="--", linewidth=1)
+    ax.axvline(border, color="grey", linestyle="--", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(low / 1.5, border * 1.5)
+    ax.set_ylim(low / 1.5, border * 1.5)
+    ax.set_xlabel(f"{a} time (s)")
+    ax.set_ylabel(f"{b} time (s)")
+    ax.set_title(f"{a} vs {b}: below the diagonal {b} is faster")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="lower right")

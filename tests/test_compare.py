@@ -1,0 +1,247 @@
+"""The comparison harness: the sandbox's hard limits, the answer checks, the results file, the
+CLI end to end, and generated instance sets."""
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from nqueens_cp.compare import check_group
+from nqueens_cp.formats import read_model
+from nqueens_cp.results import read_rows, summarize
+from nqueens_cp.sandbox import GRACE_SECONDS, Sandbox
+
+from .conftest import A000170, MODELS, brute_force_problem, children, run, script
+
+JOBS = "tests.sandbox_jobs"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie is dead
+
+
+# -- the sandbox ------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(60)
+def test_a_run_past_its_wall_limit_is_killed_and_the_next_gets_a_fresh_worker():
+    with Sandbox(JOBS, jobs=1, wall_limit=0.5) as sb:
+        start = time.monotonic()
+        results = list(sb.run([("a", ("sleep", 30)), ("b", ("pid",)), ("c", ("pid",))]))
+        took = time.monotonic() - start
+    by = {r.key: r for r in results}
+    assert by["a"].status == "time limit" and 0.5 <= by["a"].seconds < 0.5 + GRACE_SECONDS + 1
+    assert took < 15
+    assert by["b"].status == "done" and by["b"].value == by["c"].value  # one worker serves both
+    assert not _alive(by["b"].value)  # leaving the sandbox stops it
+
+
+@pytest.mark.timeout(60)
+def test_memory_limit_crash_and_error_are_reported_not_raised():
+    with Sandbox(JOBS, jobs=2, memory_limit=200 << 20) as sb:
+        results = {r.key: r for r in sb.run([("mem", ("allocate", 400)), ("exit", ("exit", 3)), ("err", ("raise",))])}
+        assert results["mem"].status == "memory limit" and results["mem"].peak_bytes > 200 << 20
+        assert results["exit"].status == "crashed" and "exit code 3" in results["exit"].value
+        assert results["err"].status == "error" and "the job failed" in results["err"].value
+        assert [r.value for r in sb.run([("ok", ("print",))])] == ["clean"]  # stdout noise stays out
+
+
+@pytest.mark.timeout(60)
+def test_start_up_is_not_charged_and_peak_memory_is_measured():
+    with Sandbox(JOBS, jobs=1) as sb:
+        (r,) = list(sb.run([("p", ("slow-prepare", 1.0))]))
+    assert r.status == "done" and r.seconds < 0.5 and r.peak_bytes > 1 << 20
+
+
+@pytest.mark.timeout(60)
+def test_an_exception_in_the_caller_kills_every_worker():
+    pids = []
+    with pytest.raises(KeyboardInterrupt), Sandbox(JOBS, jobs=2, wall_limit=60) as sb:
+        for r in sb.run([("a", ("pid",)), ("b", ("sleep", 60)), ("c", ("sleep", 60))]):
+            pids.append(r.value)
+            pids += children(os.getpid())
+            raise KeyboardInterrupt
+    assert pids and not any(_alive(p) for p in pids)
+
+
+# -- the checks -------------------------------------------------------------------------------
+
+
+def _r(backend, task, status, answer, check=None, digest=None):
+    return {"backend": backend, "task": task, "status": status, "answer": answer, "check": check, "digest": digest}
+
+
+def test_a_no_solution_contradicted_by_a_valid_solution_is_wrong():
+    rows = [_r("a", "first", "solved", [1, 3, 0, 2]), _r("b", "first", "no solution", None)]
+    check_group(rows, rows)
+    assert rows[0]["check"] == "ok" and rows[1]["check"].startswith("disagree: a found")
+    # an invalid solution is no evidence against "no solution"
+    bad = _r("a", "first", "solved", [0, 1, 2, 3], check="invalid: shares a diagonal")
+    rows = [bad, _r("b", "first", "no solution", None)]
+    check_group(rows, rows)
+    assert rows[0]["check"].startswith("invalid") and rows[1]["check"] == "unchecked"
+
+
+def test_counts_and_solution_sets_are_compared():
+    rows = [_r("a", "count", "solved", 92), _r("b", "count", "solved", 92), _r("c", "count", "unknown", None)]
+    check_group(rows, rows)
+    assert [r["check"] for r in rows] == ["ok", "ok", None]
+    rows = [_r("a", "solve", "solved", 92, digest="1"), _r("b", "solve", "solved", 92, digest="2")]
+    check_group(rows, rows)
+    assert all(r["check"].startswith("disagree") and "solutions" in r["check"] for r in rows)
+
+
+def test_par2_counts_unsolved_and_wrong_runs_twice_the_limit():
+    rows = [
+        {**_r("a", "count", "solved", 1, "ok"), "seconds": 1.0},
+        {**_r("a", "count", "unknown", None), "seconds": 10.0},
+        {**_r("a", "count", "solved", 2, "disagree: b"), "seconds": 3.0},
+    ]
+    (s,) = summarize(rows, ["a"], 10.0)
+    assert (s.solved, s.unknown, s.wrong, s.par2) == (1, 1, 1, 41.0)
+
+
+# -- the CLI ----------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(120)
+def test_counts_over_a_range_agree_with_oeis(tmp_path):
+    out = tmp_path / "r.csv"
+    r = run("compare", "--n", "4..8", "--backends", "bitmask,cpsat,sat", "--task", "count", "-o", out, "--jobs", 2)
+    assert r.exit_code == 0, r.output
+    rows = read_rows(out)
+    assert len(rows) == 15 and all(x["check"] == "ok" for x in rows)
+    assert {(x["n"], x["answer"]) for x in rows} == {(n, A000170[n - 1]) for n in range(4, 9)}
+    assert all(x["seconds"] >= 0 and x["peak_mb"] > 0 for x in rows)
+
+
+@pytest.mark.timeout(120)
+def test_first_over_folders_and_globs_checks_every_answer(tmp_path):
+    both = ["--backends", "bitmask,cpsat", "--task", "first", "--json"]
+    r = run("compare", "--model", MODELS, "--model", str(MODELS / "*.param"), *both)
+    assert r.exit_code == 0, r.output
+    *lines, last = r.stdout.splitlines()
+    rows = [json.loads(x) for x in lines]
+    files = sorted(p for p in MODELS.iterdir() if p.suffix in (".toml", ".param", ".lp", ".txt"))
+    assert sorted({x["instance"] for x in rows}) == sorted(str(p) for p in files)  # the glob adds no repeat
+    for x in rows:
+        p = read_model(x["instance"])
+        assert x["status"] == "solved" and p.explain(tuple(x["answer"])) is None
+    assert [s["solved"] for s in json.loads(last)["summary"]] == [len(files)] * 2
+
+
+@pytest.mark.timeout(120)
+def test_solve_compares_solution_sets_across_backends(tmp_path):
+    model = MODELS / "blocked-8.toml"
+    r = run("compare", "--model", model, "--backends", "bitmask,constraint,sat", "--task", "solve", "--json")
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in r.stdout.splitlines()[:-1]]
+    assert {x["answer"] for x in rows} == {len(brute_force_problem(read_model(model)))}
+    assert len({x["digest"] for x in rows}) == 1 and all(x["check"] == "ok" for x in rows)
+
+
+@pytest.mark.timeout(120)
+def test_resume_skips_finished_runs_and_a_wrong_answer_on_file_is_flagged(tmp_path):
+    out = tmp_path / "r.jsonl"
+    assert run("compare", "--n", "7..8", "--backends", "bitmask", "-o", out).exit_code == 0
+    assert "--resume" in run("compare", "--n", "7..8", "--backends", "bitmask", "-o", out).stderr
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    rows[1]["answer"] = 93  # a wrong count on file for queen-8
+    out.write_text("".join(json.dumps(x) + "\n" for x in rows) + '{"instance": "cut off')
+    r = run("compare", "--n", "7..8", "--backends", "bitmask,cpsat", "-o", out, "--resume")
+    assert r.exit_code == 1 and "wrong answer" in r.stderr
+    new = [json.loads(x) for x in out.read_text().splitlines()][2:]
+    assert [(x["instance"], x["backend"]) for x in new] == [("queen-7", "cpsat"), ("queen-8", "cpsat")]
+    assert new[0]["check"] == "ok" and new[1]["check"] == "disagree: bitmask gave another count"
+
+
+@pytest.mark.timeout(120)
+def test_a_csv_file_resumes_and_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    out, png = tmp_path / "r.csv", tmp_path / "p.png"
+    assert run("compare", "--n", "5", "--backends", "bitmask,cpsat", "-o", out).exit_code == 0
+    r = run("compare", "--n", "5..6", "--backends", "bitmask,cpsat", "-o", out, "--resume", "--plot", png)
+    assert r.exit_code == 0, r.output
+    assert [x["instance"] for x in csv.DictReader(out.open())] == ["queen-5"] * 2 + ["queen-6"] * 2
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.timeout(120)
+def test_a_time_limit_is_enforced_on_a_backend_that_cannot_stop_itself():
+    """cadical cannot be interrupted by python-sat: the sandbox kills it at the limit."""
+    start = time.monotonic()
+    r = run("compare", "--n", "30", "--backends", "sat,bitmask", "--task", "count", "--time-limit", "1", "--json")
+    assert r.exit_code == 0, r.output
+    rows = {x["backend"]: x for x in map(json.loads, r.stdout.splitlines()[:-1])}
+    assert rows["sat"]["status"] == "unknown" and rows["sat"]["reason"] == "time limit"
+    assert rows["bitmask"]["status"] == "unknown" and rows["bitmask"]["reason"] == "time limit"
+    assert time.monotonic() - start < 30
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--n", "4", "--task", "decide"], "--task must be first, count or solve"),
+        (["--model", "/no/such/*.param"], "matches no file"),
+        (["--model", "/no/such/dir"], "no such file or folder"),
+        (["--n", "4", "--resume"], "give one"),
+        (["--n", "4", "-o", "r.txt"], ".csv or .jsonl"),
+        (["--n", "4", "--jobs", "0"], "--jobs must be"),
+        (["--n", "4", "--memory-limit", "0"], "memory limit"),
+        (["--n", "4", "--backends", "nope"], "unknown backend"),
+    ],
+)
+def test_bad_compare_input_is_one_line(args, message):
+    r = run("compare", *args)
+    assert r.exit_code == 2 and message in r.stderr, r.output
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_keeps_finished_runs_and_leaves_no_worker(tmp_path):
+    out = tmp_path / "r.csv"
+    args = ["compare", "--n", "4..40", "--backends", "bitmask", "--task", "solve", "--jobs", "2", "-o", str(out)]
+    proc = subprocess.Popen([script(), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while len(out.read_text().splitlines() if out.exists() else []) < 10 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        workers = children(proc.pid)
+        assert len(workers) == 2
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130 and err.decode().strip() == "nqueens: interrupted"
+    assert not any(_alive(p) for p in workers)
+    rows = read_rows(out)
+    assert len(rows) >= 9 and all(x["answer"] == A000170[x["n"] - 1] for x in rows)
+
+
+# -- instance sets ----------------------------------------------------------------------------
+
+
+def test_generate_writes_a_reproducible_set(tmp_path):
+    args = ["generate", "blocked", "--n", "10,12", "--blocks", "30,50", "--count", 3, "--seed", 5, "--min-free", 2]
+    assert run(*args, "--out", tmp_path / "a").exit_code == 0
+    assert run(*args, "--out", tmp_path / "b").exit_code == 0
+    names = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert names == [f"n{n}-b{b}-{i}.param" for n, b in ((10, 30), (12, 50)) for i in range(3)]
+    for name in names:
+        assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
+        p = read_model(tmp_path / "a" / name)
+        assert len(p.blocked) == (30 if p.n == 10 else 50)
+        assert all(sum((r, c) not in set(p.blocked) for c in range(p.n)) >= 2 for r in range(p.n))
+    assert len({(tmp_path / "a" / n).read_text() for n in names}) == 6  # each instance its own seed
+    r = run("generate", "blocked", "--n", "10,12", "--blocks", "30", "--count", 2, "--out", tmp_path / "c")
+    assert r.exit_code == 2 and "one count per size" in r.stderr
