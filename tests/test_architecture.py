@@ -8,7 +8,7 @@ import nqueens_cp
 from nqueens_cp.backends import BACKENDS
 
 ROOT = Path(nqueens_cp.__file__).parent
-GENERIC = ("nqueens_cp.parallel", "nqueens_cp.partition")
+GENERIC = ("nqueens_cp.parallel", "nqueens_cp.partition", "nqueens_cp.sandbox")
 
 
 def _module_name(path: Path) -> str:
