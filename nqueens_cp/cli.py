@@ -10,6 +10,7 @@ and only when it is a terminal, so stdout stays clean for pipes.
 from __future__ import annotations
 
 import contextlib
+import io
 import itertools
 import json
 import os
@@ -532,19 +533,34 @@ def verify(
         int | None, typer.Option("--sample", min=1, help="With --depth: this many random prefixes.")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the prefix sample.")] = 0,
+    against: Annotated[
+        str | None,
+        typer.Option("--against", metavar="CMD", help='Your program, e.g. "python my.py {n}" ({model}: the file).'),
+    ] = None,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", help="With --against: seconds the program may run.")
+    ] = 60.0,
+    one_based: Annotated[
+        bool, typer.Option("--one-based", help="With --against: the program prints columns counted from 1.")
+    ] = False,
     piece: PieceOpt = "queen",
     block: BlockOpt = None,
     fix: FixOpt = None,
     model: ModelOpt = None,
     torus: TorusOpt = False,
 ) -> None:
-    """Cross-validate backends: exit 0 when they agree, 1 when they do not, 3 when nothing was compared."""
+    """Cross-validate backends, or your program (--against): exit 0 agree, 1 disagree, 3 nothing compared."""
     from . import verify as v
 
     names = None if backends is None else [b.strip() for b in backends.split(",") if b.strip()]
     for name in names or []:
         backend_class(name)  # an unknown name is a usage error before any work
     p = _problem(n, piece, block, fix, model, torus)
+    if against is not None:
+        _verify_program(against, p, model, names, time_limit, one_based, depth)
+        return
+    if one_based:
+        raise UserError("--one-based goes with --against")
     if depth is None:
         if sample is not None:
             raise UserError("--sample goes with --depth")
@@ -557,6 +573,36 @@ def verify(
     if not verdict.compared:
         raise PartialResult("nothing was compared")
     if not verdict.agree:
+        raise typer.Exit(EXIT_DISAGREE)
+
+
+def _verify_program(
+    template: str,
+    p: Problem,
+    model: Path | None,
+    names: list[str] | None,
+    time_limit: float,
+    one_based: bool,
+    depth: int | None,
+) -> None:
+    from .external import ProgramFailed, ProgramTimeout, verify_program
+
+    if depth is not None:
+        raise UserError("--against compares whole solution sets: leave out --depth")
+    if not 0 < time_limit < float("inf"):
+        raise UserError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+    reference = _backend(names[0] if names else DEFAULT_BACKEND)
+    reference.plan(p, "solve")
+    try:
+        comparison = verify_program(template, p, model, reference, time_limit, one_based)
+    except ProgramTimeout as exc:
+        raise PartialResult(str(exc)) from None
+    except ProgramFailed as exc:
+        _echo(f"DISAGREE: the program failed: {exc}")
+        sys.stderr.write(f"nqueens: the program failed: {exc}\n")
+        raise typer.Exit(EXIT_DISAGREE) from None
+    _echo("\n".join(comparison.describe()))
+    if not comparison.agree:
         raise typer.Exit(EXIT_DISAGREE)
 
 
@@ -689,6 +735,81 @@ def compare(
     if bad:
         first = f"{bad[0]['instance']} {bad[0]['backend']}: {bad[0]['check']}"
         sys.stderr.write(f"nqueens: {len(bad)} wrong answer(s), the first: {first}\n")
+        raise typer.Exit(EXIT_DISAGREE)
+
+
+@app.command()
+def export(
+    n: NArg = None,
+    to: Annotated[str, typer.Option("--to", help="dimacs (CNF), mzn (MiniZinc model + data) or cpsat.")] = "dimacs",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="The file (default stdout); for mzn, FILE.mzn and FILE.dzn.")
+    ] = None,
+    piece: PieceOpt = "queen",
+    block: BlockOpt = None,
+    fix: FixOpt = None,
+    model: ModelOpt = None,
+    torus: TorusOpt = False,
+) -> None:
+    """Write the puzzle for an external solver: DIMACS CNF, MiniZinc, or the CP-SAT model (protobuf text)."""
+    from .export import check_format, export
+
+    check_format(to)
+    p = _problem(n, piece, block, fix, model, torus)
+    if to == "mzn":
+        if output is None or output.suffix != ".mzn":
+            raise UserError("--to mzn writes two files: give -o FILE.mzn (the data goes to FILE.dzn)")
+        model_text, data_text = io.StringIO(), io.StringIO()
+        export(p, to, model_text, data_text)
+        with _output(output) as (out, _), _output(output.with_suffix(".dzn")) as (data, _):
+            out.write(model_text.getvalue().encode())
+            data.write(data_text.getvalue().encode())
+        return
+    text = io.StringIO()
+    export(p, to, text)
+    with _output(output) as (out, _):
+        out.write(text.getvalue().encode())
+
+
+@app.command()
+def check(
+    args: Annotated[
+        list[str], typer.Argument(metavar="[N] SOLUTIONS", help="Board size (or --model), then the file ('-': stdin).")
+    ],
+    one_based: Annotated[bool, typer.Option("--one-based", help="Columns are counted from 1.")] = False,
+    piece: PieceOpt = "queen",
+    block: BlockOpt = None,
+    fix: FixOpt = None,
+    model: ModelOpt = None,
+    torus: TorusOpt = False,
+) -> None:
+    """Check solutions written by another program (SAT v-lines, columns, JSON, boards): exit 1 if any is wrong."""
+    from .answers import judge, read_answers
+
+    if len(args) > 2:
+        raise UserError("check takes N (or --model FILE) and one file of solutions")
+    n, source = (None, args[0]) if len(args) == 1 else args
+    p = _problem(n, piece, block, fix, model, torus)
+    solutions = None if source == "-" else Path(source)
+    try:
+        stream = solutions.open(errors="replace") if solutions is not None else sys.stdin
+    except OSError as exc:
+        raise UserError(f"cannot read {solutions}: {exc.strerror}") from None
+    with stream:
+        j = judge(read_answers(stream, p, one_based), p)
+    lines = [f"{j.read} solutions read: {len(j.valid)} valid and distinct"]
+    lines += [f"invalid, line {a.line}: {list(a.solution or ())}: {why}" for a, why in j.invalid]
+    lines += [f"repeated, line {a.line}: {list(a.solution or ())}" for a in j.duplicates]
+    wrong = bool(j.invalid or j.duplicates)
+    if j.no_solution_claims:
+        found = api.first(p)
+        if found is not None:
+            wrong = True
+            lines.append(f"line {j.no_solution_claims[0]} claims no solution, but {list(found)} is one")
+        else:
+            lines.append(f"line {j.no_solution_claims[0]} claims no solution: right, there is none")
+    _echo("\n".join(lines))
+    if wrong:
         raise typer.Exit(EXIT_DISAGREE)
 
 

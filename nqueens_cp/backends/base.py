@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TextIO
 
 import numpy as np
 
@@ -129,13 +129,15 @@ class Capabilities:
 
     `options`: the options it honours (an option it cannot honour is refused, not ignored).
     `partition`: it can cut a count into numbered sub-problems (process pool, Dask, checkpoints).
-    `max_n`: the largest board it models, None for no limit of its own."""
+    `max_n`: the largest board it models, None for no limit of its own.
+    `exports`: the file formats `export` writes its model in (for solvers outside Python)."""
 
     options: frozenset[str] = frozenset()
     pieces: frozenset[str] = frozenset(PIECES)
     torus: bool = True
     partition: bool = False
     max_n: int | None = None
+    exports: frozenset[str] = frozenset()
 
 
 TASKS = ("solve", "count", "first", "unique")
@@ -265,6 +267,11 @@ class Backend:
         finally:
             stream.close()  # type: ignore[attr-defined]
         return Outcome(Status.NO_SOLUTION, count=0, stats=self.stats)
+
+    def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
+        """Write the backend's model of `problem` in `fmt`, one of `capabilities.exports`, so
+        that a solver outside this package can be run on exactly what this backend solves."""
+        raise UnsupportedProblem(f"backend {self.name!r} exports no {fmt!r} model")
 
     def count_classes(self, problem: Problem) -> ClassCount:
         """The solutions counted by symmetry class (fundamental solutions): by default every

@@ -17,7 +17,7 @@ import os
 import queue
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TextIO
 
 from ortools.sat.python import cp_model
 
@@ -165,7 +165,9 @@ class CpSatBackend(Backend):
     """Options: `workers` (for `first`; CP-SAT enumerates with one worker), `time_limit` in
     seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
 
-    capabilities = Capabilities(options=frozenset({"workers", "time_limit", "seed", "params"}), max_n=MAX_N)
+    capabilities = Capabilities(
+        options=frozenset({"workers", "time_limit", "seed", "params"}), max_n=MAX_N, exports=frozenset({"cpsat"})
+    )
 
     def _plan(self, problem: Problem, task: str) -> Plan:
         if task == "first":
@@ -278,6 +280,15 @@ class CpSatBackend(Backend):
         if result is Status.NO_SOLUTION:
             return Outcome(result, count=0, stats=self.stats)
         return Outcome(result, tuple(run.solver.value(v) for v in q), 1, stats=self.stats)
+
+    def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
+        """The model in protobuf text format (CpModelProto), as `solve_model` or any CP-SAT
+        binding reads it; variable q{i} is the column of the piece in row i."""
+        if fmt != "cpsat":
+            super().export(problem, fmt, out)
+        self.plan(problem, "first")
+        model, _ = build_model(problem)
+        out.write(str(model.Proto()))  # a CpModelProto prints as its protobuf text
 
 
 BACKEND = CpSatBackend

@@ -16,8 +16,9 @@ simplifications off, so it is not Lingeling as the literature ran it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TextIO
 
+from ..dimacs import square_variables, write_cnf
 from ..problem import Problem, Solution
 from .base import (
     Backend,
@@ -65,8 +66,7 @@ def encode(problem: Problem) -> tuple[Any, dict[tuple[int, int], int]]:
     from pysat.formula import CNF, IDPool
 
     n = problem.n
-    usable = [(r, c) for r in range(n) for c in problem.allowed_columns(r)]
-    var = {sq: i + 1 for i, sq in enumerate(usable)}
+    var = square_variables(problem)
     pool = IDPool(start_from=len(var) + 1)
     cnf = CNF()
 
@@ -115,7 +115,9 @@ class SatBackend(Backend):
     """Options: `time_limit` in seconds, and `sat_solver`, a python-sat solver name
     (cadical195 by default; glucose4, lingeling, minisat22, ...)."""
 
-    capabilities = Capabilities(options=frozenset({"time_limit", "sat_solver"}), max_n=MAX_N)
+    capabilities = Capabilities(
+        options=frozenset({"time_limit", "sat_solver"}), max_n=MAX_N, exports=frozenset({"dimacs"})
+    )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -185,6 +187,13 @@ class SatBackend(Backend):
 
     def first(self, problem: Problem) -> Outcome:
         return self.first_of(self._models(problem, 1))
+
+    def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
+        if fmt != "dimacs":
+            super().export(problem, fmt, out)
+        self.plan(problem, "first")
+        cnf, _ = encode(problem)
+        write_cnf(out, problem, cnf.clauses, cnf.nv, "sequential counter (Sinz 2005)")
 
 
 BACKEND = SatBackend

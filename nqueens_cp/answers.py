@@ -1,0 +1,183 @@
+"""Solutions written by other programs, read back and judged.
+
+Accepted, detected from the text itself:
+- a SAT solver's output on our DIMACS export (`s` and `v` lines; see `dimacs`);
+- JSON: a solution (a list of columns), a list of them, a board (a list of row strings) or a
+  list of boards (LeetCode 51's answer), or one of these per line (JSON Lines);
+- boards drawn in text, a row per line ('Q', 'R', 'S' or 'F' for a piece, '.' or 'X' for none),
+  boards separated by blank lines (LeetCode style; `nqueens solve -f boards`);
+- a list of columns per line: "1 3 0 2", "1,3,0,2" or "[1, 3, 0, 2]" (`-f csv` too).
+Columns are 0-based, as everywhere in nqueens_cp, unless `one_based` says otherwise. Every
+solution is then judged by the problem's own validator, which names the attacking pair or the
+blocked square; duplicates and a claim of "no solution" are reported as such.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from .dimacs import read_answers as read_dimacs
+from .problem import NQueensError, Problem, Solution
+
+PIECE_CHARS = frozenset("QRSFqrsf")
+EMPTY_CHARS = frozenset(".Xx-_")
+_NUMBERS = re.compile(r"-?\d+")
+
+
+class AnswerFormatError(NQueensError):
+    """The text is not solutions in any format we read."""
+
+
+@dataclass
+class Answer:
+    """One solution as read (`solution` None: the text claims there is none), where it was, and
+    what is wrong with its shape (`fault`) before the validator looks at it."""
+
+    line: int
+    solution: Solution | None
+    fault: str | None = None
+
+
+def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    return ((i, line.rstrip("\r\n")) for i, line in enumerate(lines, 1))
+
+
+def read_answers(lines: Iterable[str], problem: Problem, one_based: bool = False) -> Iterator[Answer]:
+    """The answers in `lines` (an open file, or a list of strings)."""
+    numbered = _numbered(lines)
+    head: list[tuple[int, str]] = []
+    for number, line in numbered:
+        head.append((number, line))
+        text = line.strip()
+        if text and not text.startswith(("c ", "#", "%")) and text != "c":
+            break
+    else:
+        return
+    rest = _chain(head, numbered)
+    first = head[-1][1].strip()
+    if first.startswith(("s ", "v ")) or first in ("s", "v"):
+        yield from (Answer(*a) for a in read_dimacs(rest, problem))
+    elif first.startswith(("[", "{")):
+        yield from _json(list(rest), problem, one_based)
+    elif set(first) <= PIECE_CHARS | EMPTY_CHARS:
+        yield from _boards(rest, problem)
+    else:
+        yield from _columns(rest, one_based)
+
+
+def _chain(head: list[tuple[int, str]], rest: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    yield from head
+    yield from rest
+
+
+def _shift(values: list[int], one_based: bool) -> Solution:
+    return tuple(v - 1 for v in values) if one_based else tuple(values)
+
+
+def _columns(lines: Iterator[tuple[int, str]], one_based: bool) -> Iterator[Answer]:
+    for number, line in lines:
+        text = line.strip()
+        if not text or text.startswith(("#", "%")) or re.fullmatch(r"r0(,r\d+)*", text):
+            continue  # blank, a comment, or the header of `nqueens solve -f csv`
+        if re.search(r"[^\d\s,;\[\]()\-]", text):
+            raise AnswerFormatError(f"line {number}: expected the columns of a solution, got {text[:40]!r}")
+        yield Answer(number, _shift([int(v) for v in _NUMBERS.findall(text)], one_based))
+
+
+def _board(rows: list[str], number: int, problem: Problem) -> Answer:
+    cols = []
+    for r, row in enumerate(rows):
+        placed = [c for c, ch in enumerate(row.strip()) if ch in PIECE_CHARS]
+        if len(placed) != 1:
+            return Answer(number, tuple(cols), f"board row {r} has {len(placed)} pieces")
+        cols.append(placed[0])
+    width = {len(row.strip()) for row in rows}
+    if width != {problem.n}:
+        return Answer(number, tuple(cols), f"the board is {len(rows)} rows of {sorted(width)} squares, not {problem.n}")
+    return Answer(number, tuple(cols))
+
+
+def _boards(lines: Iterator[tuple[int, str]], problem: Problem) -> Iterator[Answer]:
+    rows: list[str] = []
+    start = 0
+    for number, line in lines:
+        text = line.strip()
+        if not text:
+            if rows:
+                yield _board(rows, start, problem)
+                rows = []
+            continue
+        if not set(text) <= PIECE_CHARS | EMPTY_CHARS:
+            raise AnswerFormatError(f"line {number}: expected a board row of 'Q' and '.', got {text[:40]!r}")
+        if not rows:
+            start = number
+        rows.append(text)
+        if len(rows) == problem.n:  # boards may also follow one another without a blank line
+            yield _board(rows, start, problem)
+            rows = []
+    if rows:
+        yield _board(rows, start, problem)
+
+
+def _json(lines: list[tuple[int, str]], problem: Problem, one_based: bool) -> Iterator[Answer]:
+    text = "\n".join(line for _, line in lines)
+    try:
+        docs = [(lines[0][0], json.loads(text))]
+    except json.JSONDecodeError:
+        docs = []
+        for number, line in lines:  # JSON Lines
+            if line.strip():
+                try:
+                    docs.append((number, json.loads(line)))
+                except json.JSONDecodeError as exc:
+                    raise AnswerFormatError(f"line {number}: not JSON ({exc.msg})") from None
+    for number, doc in docs:
+        yield from _json_value(doc, number, problem, one_based)
+
+
+def _json_value(doc: object, number: int, problem: Problem, one_based: bool) -> Iterator[Answer]:
+    if isinstance(doc, dict) and "solutions" in doc:
+        doc = doc["solutions"]
+    if isinstance(doc, list) and doc and all(isinstance(v, int) and not isinstance(v, bool) for v in doc):
+        yield Answer(number, _shift(doc, one_based))
+    elif isinstance(doc, list) and doc and all(isinstance(v, str) for v in doc):
+        yield _board(doc, number, problem)
+    elif isinstance(doc, list) and all(isinstance(v, list) for v in doc):
+        for item in doc:
+            yield from _json_value(item, number, problem, one_based)
+    else:
+        raise AnswerFormatError(f"line {number}: JSON that is not solutions: {json.dumps(doc)[:40]}")
+
+
+@dataclass
+class Judgement:
+    """What a set of answers holds: the distinct valid solutions, the invalid ones with the
+    reason, repeats, and the lines that claim there is no solution."""
+
+    valid: set[Solution] = field(default_factory=set)
+    invalid: list[tuple[Answer, str]] = field(default_factory=list)
+    duplicates: list[Answer] = field(default_factory=list)
+    no_solution_claims: list[int] = field(default_factory=list)
+    read: int = 0
+
+
+def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
+    j = Judgement()
+    seen: set[Solution] = set()
+    for a in answers:
+        if a.solution is None:
+            j.no_solution_claims.append(a.line)
+            continue
+        j.read += 1
+        why = a.fault or problem.explain(a.solution)
+        if why is not None:
+            j.invalid.append((a, why))
+        elif a.solution in seen:
+            j.duplicates.append(a)
+        else:
+            seen.add(a.solution)
+    j.valid = seen
+    return j

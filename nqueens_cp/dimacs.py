@@ -1,0 +1,85 @@
+"""DIMACS CNF as nqueens_cp writes it, and the answers SAT solvers print in return.
+
+Variables 1..k are the usable squares (blocked squares have none), row by row, column by column;
+variables above k are auxiliary (the at-most-one encoding's). The file's comment header names
+each square's variable, 0-based as everywhere in nqueens_cp, so a reader needs no other key.
+A solver's answer is its `s` line and `v` lines: the true square variables are the solution.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import TextIO
+
+from .problem import NQueensError, Problem, Solution, Square
+
+
+def square_variables(problem: Problem) -> dict[Square, int]:
+    """The variable of each usable square: 1, 2, ... row by row."""
+    usable = [(r, c) for r in range(problem.n) for c in problem.allowed_columns(r)]
+    return {sq: i + 1 for i, sq in enumerate(usable)}
+
+
+def write_cnf(out: TextIO, problem: Problem, clauses: list[list[int]], nvars: int, encoding: str) -> None:
+    variables = square_variables(problem)
+    p = problem
+    out.write(f"c nqueens_cp: n = {p.n}, piece = {p.piece}, torus = {str(p.torus).lower()}, ")
+    out.write(f"{len(p.blocked)} blocked, {len(p.fixed)} fixed\n")
+    out.write(f"c at most one per line: {encoding}; variables above {len(variables)} are auxiliary\n")
+    out.write("c a true variable places a piece on its square (row, col), 0-based:\n")
+    for (r, c), v in variables.items():
+        out.write(f"c var {v} = ({r}, {c})\n")
+    out.write(f"p cnf {nvars} {len(clauses)}\n")
+    for clause in clauses:
+        out.write(" ".join(map(str, clause)) + " 0\n")
+
+
+class AnswerError(NQueensError):
+    pass
+
+
+Answer = tuple[int, Solution | None, str | None]
+
+
+def read_answers(lines: Iterable[tuple[int, str]], problem: Problem) -> Iterator[Answer]:
+    """(line number, solution, fault) per model in a SAT solver's output, fault naming a row
+    with no piece or several; (line, None, None) for an `s UNSATISFIABLE` line. A model lists
+    literals on `v` lines ending with 0; several models (an enumerating solver) may follow."""
+    squares = {v: sq for sq, v in square_variables(problem).items()}
+    true: list[int] = []
+    start = 0
+    for number, line in lines:
+        text = line.strip()
+        if text.startswith("s "):
+            if "UNSAT" in text.upper():
+                yield number, None, None
+            continue
+        if not text.startswith("v"):
+            continue
+        start = start or number
+        try:
+            lits = [int(t) for t in re.split(r"\s+", text[1:].strip()) if t]
+        except ValueError:
+            raise AnswerError(f"line {number}: a v line holds literals, got {text[:40]!r}") from None
+        for lit in lits:
+            if lit == 0:
+                yield (start, *_placement(true, squares, problem.n))
+                true, start = [], 0
+            elif lit > 0:
+                true.append(lit)
+    if start:
+        yield (start, *_placement(true, squares, problem.n))
+
+
+def _placement(true: list[int], squares: dict[int, Square], n: int) -> tuple[Solution, str | None]:
+    """The columns of the true square variables, row by row, and what is wrong with the rows
+    if one has no piece or several (-1 stands for a missing column)."""
+    cols: dict[int, list[int]] = {}
+    for r, c in sorted(squares[v] for v in true if v in squares):
+        cols.setdefault(r, []).append(c)
+    solution = tuple(cols.get(r, [-1])[0] for r in range(n))
+    for r in range(n):
+        if len(cols.get(r, ())) != 1:
+            return solution, f"row {r} has {len(cols.get(r, ()))} pieces (columns {cols.get(r, [])})"
+    return solution, None

@@ -1,0 +1,36 @@
+"""Model export, so that any solver can be run on the puzzle: DIMACS CNF (the sat backend's
+encoding), the CP-SAT model (the cpsat backend's, protobuf text) and a MiniZinc model with its
+data file. A format written from a backend's own model is found by what the backend declares
+(`capabilities.exports`), never by its name."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from .backends import BACKENDS, backend_class, get_backend
+from .minizinc import data_text, model_text
+from .problem import NQueensError, Problem
+
+FORMATS = ("dimacs", "mzn", "cpsat")
+
+
+def check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise NQueensError(f"--to must be one of {', '.join(FORMATS)}, not {fmt!r}")
+
+
+def export(problem: Problem, fmt: str, out: TextIO, data: TextIO | None = None) -> None:
+    """Write `problem` in `fmt` to `out`; for MiniZinc the model goes to `out` and the data
+    file to `data`."""
+    check_format(fmt)
+    if fmt == "mzn":
+        if data is None:
+            raise NQueensError("a MiniZinc export is two files: the model and its data")
+        out.write(model_text())
+        data.write(data_text(problem))
+        return
+    for name in BACKENDS:
+        if fmt in backend_class(name).capabilities.exports:
+            get_backend(name).export(problem, fmt, out)
+            return
+    raise NQueensError(f"no backend writes {fmt!r}")  # pragma: no cover - FORMATS lists only those written
