@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .backends import BackendError, UnsupportedProblem, backend_class
+from .backends import UnsupportedProblem, backend_class
 from .problem import NQueensError, Problem
 from .results import DECIDED, is_wrong
 from .runs import Job, backend_for
@@ -166,7 +166,7 @@ def compare(
             job = Job(name, task, inst.problem, time_limit, options)
             try:
                 backend_for(job).plan(inst.problem, task)
-            except (UnsupportedProblem, BackendError) as exc:
+            except UnsupportedProblem as exc:
                 row.update(status="unsupported", reason=str(exc))
                 groups[inst.label].append(row)
                 continue

@@ -198,6 +198,7 @@ def test_a_time_limit_is_enforced_on_a_backend_that_cannot_stop_itself():
         (["--n", "4", "--jobs", "0"], "--jobs must be"),
         (["--n", "4", "--memory-limit", "0"], "memory limit"),
         (["--n", "4", "--backends", "nope"], "unknown backend"),
+        (["--n", "4", "--backends", "sat", "--sat-solver", "nope"], "unknown SAT solver 'nope'"),
     ],
 )
 def test_bad_compare_input_is_one_line(args, message):

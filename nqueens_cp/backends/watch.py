@@ -47,6 +47,8 @@ def watched(deadline: Deadline, on_stop: Callable[[], None] | None = None) -> It
             left = deadline.left()
             timeout = TICK_SECONDS if left is None else min(TICK_SECONDS, left)
             ready, _, _ = select.select([read_fd], [], [], timeout)
+            if done.is_set():  # the block ended (and woke us): nothing to stop
+                return
             if ready:
                 with contextlib.suppress(OSError):
                     data = os.read(read_fd, 64)
@@ -67,6 +69,8 @@ def watched(deadline: Deadline, on_stop: Callable[[], None] | None = None) -> It
         yield stop
     finally:
         done.set()
+        with contextlib.suppress(OSError):
+            os.write(write_fd, b"\0")  # wake the watcher now rather than at its next tick
         watcher.join()
         if main:
             with contextlib.suppress(ValueError):

@@ -1,0 +1,227 @@
+"""Verifying against any solver: model export, answers read back, and external programs.
+
+Ground truth comes from outside the code under test: the exported CNF is solved by python-sat
+and enumerated with our own blocking loop here, the exported CP-SAT model by OR-tools directly,
+and both are compared with the brute force of conftest; external solvers are the examples/
+programs, a correct one and one with a known bug."""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import nqueens_cp as nq
+from nqueens_cp import Problem
+from nqueens_cp.answers import judge, read_answers
+from nqueens_cp.export import export
+
+from .conftest import A000170, MODELS, brute_force_problem, problem_strategy, run
+
+ROOT = Path(__file__).resolve().parents[1]
+GOOD = f"{sys.executable} {ROOT / 'examples' / 'nqueens_good.py'} {{n}}"
+BUGGY = f"{sys.executable} {ROOT / 'examples' / 'nqueens_buggy.py'} {{n}}"
+
+
+def _cnf_text(p: Problem) -> str:
+    import io
+
+    out = io.StringIO()
+    export(p, "dimacs", out)
+    return out.getvalue()
+
+
+def _models_of_dimacs(text: str, limit: int = 10_000) -> list[str]:
+    """Every model of a DIMACS file as a solver's `v` lines, by python-sat and blocking clauses
+    over the square variables named in the header."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    squares = [int(v) for v in re.findall(r"^c var (\d+) = ", text, re.M)]
+    outputs = []
+    with Solver(name="minisat22", bootstrap_with=CNF(from_string=text).clauses) as s:
+        while s.solve() and len(outputs) < limit:
+            model = s.get_model()
+            outputs.append("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+            s.add_clause([-model[v - 1] for v in squares])
+    return outputs
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problem_strategy(6))
+def test_the_exported_cnf_has_exactly_the_solutions(p):
+    text = _cnf_text(p)
+    assert re.search(r"^p cnf \d+ \d+$", text, re.M)
+    answers = [a for out in _models_of_dimacs(text) for a in read_answers(out.splitlines(True), p)]
+    assert all(a.fault is None for a in answers)
+    assert {a.solution for a in answers} == brute_force_problem(p)
+    assert len(answers) == len(brute_force_problem(p))
+
+
+@pytest.mark.parametrize("p", [Problem(7, torus=True), Problem(10, "superqueen"), Problem(5, "rook", fixed=[(0, 2)])])
+def test_the_exported_cnf_of_variants(p):
+    answers = [a.solution for out in _models_of_dimacs(_cnf_text(p)) for a in read_answers(out.splitlines(), p)]
+    assert sorted(answers) == sorted(brute_force_problem(p))
+
+
+def test_an_unsatisfiable_cnf_reads_as_a_claim_of_no_solution():
+    p = Problem(3)
+    assert _models_of_dimacs(_cnf_text(p)) == []
+    (a,) = read_answers(["s UNSATISFIABLE"], p)
+    assert a.solution is None
+
+
+CPSAT_CASES = [([str(n)], Problem(n)) for n in range(4, 10)] + [
+    (["5", "--torus"], Problem(5, torus=True)),
+    (["8", "--block", "0,0", "--fix", "1,2"], Problem(8, blocked=[(0, 0)], fixed=[(1, 2)])),
+    (["10", "--piece", "superqueen"], Problem(10, "superqueen")),
+]
+
+
+@pytest.mark.parametrize("args, p", CPSAT_CASES)
+def test_the_exported_cpsat_model_solves_to_the_same_solutions(tmp_path, args, p):
+    from ortools.sat.python import cp_model
+
+    out = tmp_path / "m.txt"
+    assert run("export", *args, "--to", "cpsat", "-o", out).exit_code == 0
+    model = cp_model.CpModel()
+    model.Proto().parse_text_format(out.read_text())
+    q = [model.get_int_var_from_proto_index(i) for i in range(p.n)]  # q0..q{n-1} come first
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    found = set()
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self):
+            found.add(tuple(self.value(v) for v in q))
+
+    solver.solve(model, Collect())
+    assert found == brute_force_problem(p)
+
+
+def test_the_minizinc_export_is_the_reviewed_model_and_its_data(tmp_path):
+    out = tmp_path / "b.mzn"
+    r = run(
+        "export", "--model", MODELS / "blocked-8.toml", "--piece", "superqueen", "--torus", "--to", "mzn", "-o", out
+    )
+    assert r.exit_code == 0, r.output
+    assert out.read_text() == (Path(__file__).parent / "golden" / "nqueens.mzn").read_text()
+    data = {}
+    for stmt in out.with_suffix(".dzn").read_text().split(";"):
+        stmt = re.sub(r"%.*", "", stmt).strip()
+        if stmt:
+            key, value = (s.strip() for s in stmt.split("=", 1))
+            data[key] = value
+    p = nq.formats.read_model(MODELS / "blocked-8.toml")
+    assert data["n"] == "8" and data["diagonals"] == data["knight"] == data["torus"] == "true"
+    pairs = [tuple(int(v) - 1 for v in m) for m in re.findall(r"(\d+), (\d+)", data["blocked"])]
+    assert sorted(pairs) == sorted(p.blocked) and int(data["nblocked"]) == len(p.blocked)
+    assert data["nfixed"] == "0" and data["fixed"] == "array2d(1..0, 1..2, [])"
+    assert run("export", 4, "--to", "mzn").exit_code == 2
+
+
+# -- answers read back --------------------------------------------------------------------------
+
+
+def test_every_answer_format_reads_the_same_solutions(tmp_path):
+    p = Problem(6)
+    truth = sorted(brute_force_problem(p))
+    boards = nq.solve_n_queens(6)  # LeetCode 51
+    texts = {
+        "columns": "".join(" ".join(map(str, s)) + "\n" for s in truth),
+        "commas": "".join(",".join(map(str, s)) + "\n" for s in truth),
+        "json": json.dumps([list(s) for s in truth]),
+        "jsonl": "".join(json.dumps(list(s)) + "\n" for s in truth),
+        "leetcode-json": json.dumps(boards),
+        "boards": "\n\n".join("\n".join(b) for b in boards) + "\n",
+        "one-based": "".join(" ".join(str(c + 1) for c in s) + "\n" for s in truth),
+    }
+    for name, text in texts.items():
+        j = judge(read_answers(text.splitlines(True), p, one_based=name == "one-based"), p)
+        assert sorted(j.valid) == truth and not j.invalid and not j.duplicates, name
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("0 1 2 3 4 5\n", "pieces (0, 0) and (1, 1) share a diagonal"),
+        ("1 3 5 0 2\n", "has 5 rows, expected 6"),
+        ("1 3 5 0 2 6\n", "row 5 has column 6, not in 0..5"),
+        ("Q.....\n..Q...\n....Q.\n.Q....\n...Q..\n.....Q\n", "share"),
+        ("QQ....\n", "board row 0 has 2 pieces"),
+        ("s SATISFIABLE\nv 1 2 0\n", "row 0 has 2 pieces"),
+    ],
+)
+def test_an_invalid_answer_is_named_with_its_reason(text, why):
+    p = Problem(6)
+    j = judge(read_answers(text.splitlines(True), p), p)
+    assert len(j.invalid) == 1 and why in j.invalid[0][1]
+
+
+def test_check_command(tmp_path):
+    sols = tmp_path / "s.txt"
+    sols.write_text("1 3 5 0 2 4\n1 3 5 0 2 4\n0 1 2 3 4 5\n")
+    r = run("check", 6, sols)
+    assert r.exit_code == 1
+    assert "invalid, line 3: [0, 1, 2, 3, 4, 5]: pieces (0, 0) and (1, 1) share a diagonal" in r.stdout
+    assert "repeated, line 2" in r.stdout
+    sols.write_text("v 1 0\n".replace("v 1 0", "s UNSATISFIABLE"))
+    r = run("check", "--model", MODELS / "blocked-8.toml", sols)
+    assert r.exit_code == 1 and "claims no solution, but" in r.stdout
+    r = run("check", 3, sols)
+    assert r.exit_code == 0 and "right, there is none" in r.stdout
+    blocked = tmp_path / "b.txt"
+    blocked.write_text("1 3 0 2\n")
+    r = run("check", 4, "--block", "0,1", blocked)
+    assert r.exit_code == 1 and "uses blocked square (0, 1)" in r.stdout
+    assert run("check", 6, tmp_path / "none.txt").exit_code == 2
+    blocked.write_text("hello world\n")
+    r = run("check", 6, blocked)
+    assert r.exit_code == 2 and "line 1" in r.stderr
+
+
+# -- external programs --------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(60)
+def test_a_correct_program_passes_and_a_buggy_one_is_shown_wrong():
+    r = run("verify", 8, "--against", GOOD)
+    assert r.exit_code == 0 and f"agree: the same {A000170[7]} solutions" in r.stdout
+    r = run("verify", 6, "--against", BUGGY)
+    assert r.exit_code == 1 and "DISAGREE" in r.stdout
+    # the buggy solver never checks the anti-diagonal: every wrong board is wrong on one
+    invalid = re.findall(r"line \d+: \[[\d, ]+\]: (.*)", r.stdout)
+    assert invalid and all("share an anti-diagonal" in why for why in invalid)
+    assert "invalid: 79" in r.stdout  # 83 printed, 4 right (A000170 for n = 6)
+
+
+@pytest.mark.timeout(60)
+def test_missing_and_extra_solutions_are_named(tmp_path):
+    prog = tmp_path / "half.py"
+    prog.write_text("print('1 3 0 2')\nprint('1 3 0 2')\n")
+    r = run("verify", 4, "--against", f"{sys.executable} {prog}")
+    assert r.exit_code == 1
+    assert "missing: 1" in r.stdout and "[2, 0, 3, 1]" in r.stdout and "duplicates: 1" in r.stdout
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "command, code, message",
+    [
+        ("nosuchprogram {n}", 2, "cannot run 'nosuchprogram'"),
+        (f"{sys.executable} -c 'import sys; sys.exit(\"boom\")'", 1, "exited with code 1: boom"),
+        (f"{sys.executable} -c 'print(\"garbage here\")'", 2, "line 1: expected the columns"),
+        (f"{sys.executable} -c 'import time; time.sleep(60)'", 3, "did not finish within 1 s"),
+        ("cat {model}", 2, "give the instance with --model"),
+        ("'unbalanced", 2, "No closing quotation"),
+    ],
+)
+def test_a_failing_program_is_one_line_and_its_exit_code(command, code, message):
+    import time
+
+    start = time.monotonic()
+    r = run("verify", 6, "--against", command, "--time-limit", 1)
+    assert r.exit_code == code and message in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.output
+    assert time.monotonic() - start < 15
