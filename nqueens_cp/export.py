@@ -11,19 +11,25 @@ from .backends import BACKENDS, backend_class, get_backend
 from .minizinc import data_text, model_text
 from .problem import NQueensError, Problem
 
-FORMATS = ("dimacs", "mzn", "cpsat")
+#: The format written here rather than from a backend's own model.
+MINIZINC = "mzn"
+
+
+def formats() -> tuple[str, ...]:
+    """Every format: the backends' own (`capabilities.exports`: dimacs, cpsat) and MiniZinc."""
+    return (*sorted(f for name in BACKENDS for f in backend_class(name).capabilities.exports), MINIZINC)
 
 
 def check_format(fmt: str) -> None:
-    if fmt not in FORMATS:
-        raise NQueensError(f"--to must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if fmt not in formats():
+        raise NQueensError(f"--to must be one of {', '.join(formats())}, not {fmt!r}")
 
 
 def export(problem: Problem, fmt: str, out: TextIO, data: TextIO | None = None) -> None:
     """Write `problem` in `fmt` to `out`; for MiniZinc the model goes to `out` and the data
     file to `data`."""
     check_format(fmt)
-    if fmt == "mzn":
+    if fmt == MINIZINC:
         if data is None:
             raise NQueensError("a MiniZinc export is two files: the model and its data")
         out.write(model_text())
@@ -33,4 +39,4 @@ def export(problem: Problem, fmt: str, out: TextIO, data: TextIO | None = None) 
         if fmt in backend_class(name).capabilities.exports:
             get_backend(name).export(problem, fmt, out)
             return
-    raise NQueensError(f"no backend writes {fmt!r}")  # pragma: no cover - FORMATS lists only those written
+    raise NQueensError(f"no backend writes {fmt!r}")  # pragma: no cover - formats() lists only those written
