@@ -131,7 +131,11 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Processes (bi
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON record (same as --format json).")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Say on stderr which algorithm runs and why.")]
 SatSolverOpt = Annotated[
-    str | None, typer.Option("--sat-solver", help="For -b sat: the python-sat solver (default cadical195).")
+    str | None,
+    typer.Option(
+        "--sat-solver",
+        help="For -b sat: the python-sat solver (default cadical195; its lingeling has simplification off).",
+    ),
 ]
 
 

@@ -126,7 +126,6 @@ class Comparison:
             lines.append(f"  the program says there is no solution (line {j.no_solution_claims[0]})")
         return lines
 
-
     def _first_board(self) -> list[str]:
         """The first invalid answer drawn, when it is a placement that fits the board."""
         a, why = self.judgement.invalid[0]

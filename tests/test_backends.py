@@ -193,3 +193,28 @@ def test_the_sat_encoding_uses_a_linear_at_most_one():
 
     small, large = (len(encode(Problem(n))[0].clauses) for n in (20, 40))
     assert large < 4.5 * small
+
+
+def test_our_sequential_counter_is_python_sats_and_means_at_most_one():
+    """The at-most-one clauses are written here (python-sat's CNF objects cost as much as the
+    encoding); they must be CardEnc's seqcounter, and allow exactly the assignments with at most
+    one true literal (checked by brute force over every assignment)."""
+    from itertools import product
+
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    from nqueens_cp.backends.sat import at_most_one
+
+    for k in range(1, 13):
+        lits, clauses = list(range(1, k + 1)), []
+        top = at_most_one(lits, 100, clauses)
+        ref = CardEnc.atmost(lits, 1, vpool=IDPool(start_from=101), encoding=EncType.seqcounter).clauses
+        assert sorted(map(sorted, clauses)) == sorted(map(sorted, ref)), k
+        assert top == max([100, *(abs(lit) for c in clauses for lit in c)])
+        if k <= 6:
+            with Solver(name="minisat22", bootstrap_with=clauses) as s:
+                for values in product((False, True), repeat=k):
+                    assumptions = [v if on else -v for v, on in zip(lits, values, strict=True)]
+                    assert s.solve(assumptions=assumptions) == (sum(values) <= 1), values

@@ -16,7 +16,7 @@ simplifications off, so it is not Lingeling as the literature ran it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from ..dimacs import square_variables, write_cnf
 from ..problem import Problem, Solution
@@ -60,31 +60,52 @@ def lines(problem: Problem) -> list[list[tuple[int, int]]]:
     return [sq for sq in found.values() if len(sq) > 1]
 
 
-def encode(problem: Problem) -> tuple[Any, dict[tuple[int, int], int]]:
-    """(CNF, variable of each usable square). Variables 1..k are the squares, row by row."""
-    from pysat.card import CardEnc, EncType
-    from pysat.formula import CNF, IDPool
+class Cnf(NamedTuple):
+    clauses: list[list[int]]
+    nv: int  # the highest variable
 
+
+def at_most_one(lits: list[int], top: int, clauses: list[list[int]]) -> int:
+    """Sinz's sequential counter for at most one of `lits`, appended to `clauses` with the
+    auxiliary variables top+1 .. top+k-1 (s_i: one of the first i literals is true); returns the
+    new top variable. 3k-4 clauses (one for k = 2), as python-sat's CardEnc seqcounter writes, built here
+    as plain lists because its CNF objects cost as much as the encoding itself."""
+    k = len(lits)
+    if k < 2:
+        return top
+    if k == 2:  # one binary clause says it without a counter
+        clauses.append([-lits[0], -lits[1]])
+        return top
+    s = list(range(top + 1, top + k))
+    clauses.append([-lits[0], s[0]])
+    for i in range(1, k - 1):
+        x = lits[i]
+        clauses += ([-x, s[i]], [-s[i - 1], s[i]], [-x, -s[i - 1]])
+    clauses.append([-lits[-1], -s[-1]])
+    return top + k - 1
+
+
+def encode(problem: Problem) -> tuple[Cnf, dict[tuple[int, int], int]]:
+    """(CNF, variable of each usable square). Variables 1..k are the squares, row by row."""
     n = problem.n
     var = square_variables(problem)
-    pool = IDPool(start_from=len(var) + 1)
-    cnf = CNF()
+    top = len(var)
+    clauses: list[list[int]] = []
 
-    def at_most_one(squares: list[tuple[int, int]]) -> None:
-        lits = [var[sq] for sq in squares if sq in var]
-        if len(lits) > 1:
-            cnf.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
+    def one_at_most(squares: list[tuple[int, int]]) -> None:
+        nonlocal top
+        top = at_most_one([var[sq] for sq in squares if sq in var], top, clauses)
 
     for r in range(n):
         row = [(r, c) for c in range(n)]
-        cnf.append([var[sq] for sq in row if sq in var])  # at least one (empty: no solution)
-        at_most_one(row)
+        clauses.append([var[sq] for sq in row if sq in var])  # at least one (empty: no solution)
+        one_at_most(row)
     for c in range(n):
         col = [(r, c) for r in range(n)]
-        cnf.append([var[sq] for sq in col if sq in var])
-        at_most_one(col)
+        clauses.append([var[sq] for sq in col if sq in var])
+        one_at_most(col)
     for line in lines(problem):
-        at_most_one(line)
+        one_at_most(line)
     if problem.rule.knight:
         for (r, c), v in var.items():
             for dr, dc in ((1, 2), (1, -2), (2, 1), (2, -1)):
@@ -93,10 +114,10 @@ def encode(problem: Problem) -> tuple[Any, dict[tuple[int, int], int]]:
                     r2, c2 = r2 % n, c2 % n
                 w = var.get((r2, c2))
                 if w is not None and (r2, c2) != (r, c):
-                    cnf.append([-v, -w])
+                    clauses.append([-v, -w])
     for sq in problem.fixed:
-        cnf.append([var[sq]])
-    return cnf, var
+        clauses.append([var[sq]])
+    return Cnf(clauses, top), var
 
 
 def _solve(solver: Any, interruptible: bool) -> bool | None:
