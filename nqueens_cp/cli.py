@@ -26,7 +26,17 @@ import typer
 from typer.core import TyperGroup
 
 from . import api
-from .backends import BACKENDS, DEFAULT_BACKEND, Backend, Outcome, Plan, Status, Unknown, backend_class
+from .backends import (
+    BACKENDS,
+    DEFAULT_BACKEND,
+    Backend,
+    Outcome,
+    Plan,
+    Status,
+    Unknown,
+    available_backends,
+    backend_class,
+)
 from .problem import NQueensError, Problem
 from .render import FORMATS, MAX_DRAWN_N, draw, write_solutions
 
@@ -627,7 +637,9 @@ def compare(
         list[str] | None,
         typer.Option("--model", help="Instance file, folder or quoted glob ('sets/*.param'); repeatable."),
     ] = None,
-    backends: Annotated[str, typer.Option("--backends", help="Comma-separated backends.")] = ",".join(BACKENDS),
+    backends: Annotated[
+        str | None, typer.Option("--backends", help="Comma-separated backends (default: every one installed).")
+    ] = None,
     task: Annotated[
         str, typer.Option("--task", help="first (decide: find one), count, or solve (enumerate every solution).")
     ] = "count",
@@ -659,7 +671,7 @@ def compare(
     from .report import RUNS_SHOWN, Live, runs_table, summary_table
     from .results import ResultsFile, summarize
 
-    names = [b.strip() for b in backends.split(",") if b.strip()]
+    names = available_backends() if backends is None else [b.strip() for b in backends.split(",") if b.strip()]
     if not names:
         raise UserError("--backends names no backend")
     for name in names:

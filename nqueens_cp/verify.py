@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .api import known
-from .backends import BACKENDS, Backend, BackendError, get_backend
+from .backends import Backend, BackendError, available_backends, get_backend
 from .problem import Problem, Solution, Square, as_problem
 
 #: How many example solutions or prefixes a report names per kind of difference.
@@ -89,9 +89,9 @@ class Verdict:
 
 
 def _backends(names: Sequence[str | Backend] | None, options: dict[str, dict], problem: Problem) -> list[Backend]:
-    """The backends to compare: those named, or every registered one that models the problem."""
+    """The backends to compare: those named, or every one installed here that models the problem."""
     if names is None:
-        made = [get_backend(name, **options.get(name, {})) for name in BACKENDS]
+        made = [get_backend(name, **options.get(name, {})) for name in available_backends()]
         out = [b for b in made if b.supports(problem) is None]
     else:
         out = [get_backend(name, **options.get(str(name), {})) for name in names]

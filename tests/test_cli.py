@@ -226,3 +226,17 @@ def test_compare_honours_the_time_limit_on_every_backend_it_runs():
     rows = [json.loads(x) for x in r.stdout.splitlines()[:-1]]
     assert len(rows) == 4 and {(x["status"], x["reason"]) for x in rows} == {("unknown", "time limit")}
     assert time.monotonic() - start < 30
+
+
+def test_default_backends_leave_out_one_whose_package_is_missing(monkeypatch):
+    """On a fresh `pip install .` (no python-sat) `verify 6` and `compare` failed with "the sat
+    backend needs python-sat": backends chosen by default are now those installed; naming a
+    missing one still says what to install."""
+    monkeypatch.setitem(sys.modules, "pysat", None)  # import now fails
+    r = run("verify", 6)
+    assert r.exit_code == 0, r.output
+    assert [x.split(":")[0] for x in r.stdout.splitlines()[:-1]] == ["bitmask", "cpsat", "constraint"]
+    r = run("compare", "--n", "5", "--json")
+    assert r.exit_code == 0 and "sat" not in {json.loads(x).get("backend") for x in r.stdout.splitlines()[:-1]}
+    r = run("count", 6, "-b", "sat")
+    assert r.exit_code == 2 and "pip install 'nqueens_cp[sat]'" in r.stderr

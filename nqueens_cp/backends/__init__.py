@@ -38,6 +38,11 @@ def backend_class(name: str) -> type[Backend]:
     return import_module(f"{__name__}.{name}").BACKEND
 
 
+def available_backends() -> list[str]:
+    """The backends this machine can run (an optional package may be missing), in BACKENDS order."""
+    return [name for name in BACKENDS if backend_class(name).missing() is None]
+
+
 def get_backend(name: str | Backend, **options: Any) -> Backend:
     """A backend instance by name (options such as workers or time_limit go to it)."""
     if isinstance(name, Backend):
@@ -61,6 +66,7 @@ __all__ = [
     "TimeLimitReached",
     "Unknown",
     "UnsupportedProblem",
+    "available_backends",
     "backend_class",
     "get_backend",
 ]

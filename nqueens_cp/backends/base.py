@@ -174,6 +174,12 @@ class Backend:
         #: What the most recent search measured (nodes, conflicts...); see Outcome.stats.
         self.stats: dict[str, int] = {}
 
+    @classmethod
+    def missing(cls) -> str | None:
+        """What this machine lacks to run the backend (an optional package), or None. Backends
+        chosen by default (verify, compare) leave out those that cannot run here."""
+        return None
+
     def deadline(self) -> Deadline:
         """A fresh deadline for a search starting now, from the `time_limit` option."""
         return Deadline(self.name, self.settings.get("time_limit"))

@@ -140,12 +140,20 @@ class SatBackend(Backend):
         options=frozenset({"time_limit", "sat_solver"}), max_n=MAX_N, exports=frozenset({"dimacs"})
     )
 
+    @classmethod
+    def missing(cls) -> str | None:
+        try:
+            import pysat  # noqa: F401
+        except ImportError:
+            return "the sat backend needs python-sat: pip install 'nqueens_cp[sat]'"
+        return None
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        try:
-            known = _solvers()
-        except ImportError:
-            raise BackendError("the sat backend needs python-sat: pip install 'nqueens_cp[sat]'") from None
+        why = self.missing()
+        if why:
+            raise BackendError(why)
+        known = _solvers()
         self.solver_name = options.get("sat_solver") or DEFAULT_SOLVER
         if self.solver_name not in known:
             raise BackendError(f"unknown SAT solver {self.solver_name!r} (known: {', '.join(known)})")
