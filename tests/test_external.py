@@ -225,3 +225,45 @@ def test_a_failing_program_is_one_line_and_its_exit_code(command, code, message)
     r = run("verify", 6, "--against", command, "--time-limit", 1)
     assert r.exit_code == code and message in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.output
     assert time.monotonic() - start < 15
+
+
+@pytest.mark.timeout(60)
+def test_ctrl_c_stops_verify_against_and_the_program(tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    from .conftest import script
+
+    marker = tmp_path / "started"
+    prog = f"{sys.executable} -c 'import pathlib, time; pathlib.Path(\"{marker}\").touch(); time.sleep(120)'"
+    proc = subprocess.Popen([script(), "verify", "6", "--against", prog], stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        program = [p for p in Path("/proc").iterdir() if p.name.isdigit() and str(marker) in _cmdline(p)]
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130 and err.decode().strip() == "nqueens: interrupted"
+    assert program, "the program was not seen running"
+    time.sleep(0.2)
+    assert not [p for p in program if _running(p)]
+
+
+def _running(p: Path) -> bool:
+    try:
+        return (p / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie is dead
+    except (OSError, IndexError):
+        return False
+
+
+def _cmdline(p: Path) -> str:
+    try:
+        return (p / "cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
