@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import subprocess
 import sys
+import time
+from collections.abc import Callable
 from itertools import combinations, permutations
 from pathlib import Path
 
@@ -67,6 +71,46 @@ def children(pid: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found.append(int(entry))
     return found
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split("\n")[0].lower()
+    except (OSError, IndexError):
+        return "zombie"
+
+
+def gone(pids, within: float = 5.0) -> bool:
+    """Whether every process in `pids` has ended (a zombie has) by `within` seconds from now;
+    looked at once at least, so `within=0` asks "gone already?"."""
+    deadline = time.monotonic() + within
+    while True:
+        if not any(Path(f"/proc/{p}").exists() and "zombie" not in _state(p) for p in pids):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+
+
+def interrupt_when(args, ready: Callable[[], bool], sig=signal.SIGINT, limit: float = 60.0):
+    """Run the nqueens script with `args`, wait until `ready()` (at most `limit` seconds), send
+    `sig`. Returns (exit code, seconds from the signal to the exit, stderr, the script's child
+    processes when the signal was sent); the script is killed if it outlives the test."""
+    proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + limit
+        while not ready() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before the signal"
+        workers = children(proc.pid)
+        sent = time.monotonic()
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+        return proc.returncode, time.monotonic() - sent, err, workers
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def csplib_counts() -> dict[str, int]:

@@ -4,8 +4,6 @@ CLI end to end, and generated instance sets."""
 import csv
 import json
 import os
-import signal
-import subprocess
 import time
 
 import pytest
@@ -15,18 +13,9 @@ from nqueens_cp.formats import read_model
 from nqueens_cp.results import read_rows, summarize
 from nqueens_cp.sandbox import GRACE_SECONDS, Sandbox
 
-from .conftest import A000170, MODELS, brute_force_problem, children, run, script
+from .conftest import A000170, MODELS, brute_force_problem, children, gone, interrupt_when, run
 
 JOBS = "tests.sandbox_jobs"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    with open(f"/proc/{pid}/stat") as f:
-        return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie is dead
 
 
 # -- the sandbox ------------------------------------------------------------------------------
@@ -42,7 +31,7 @@ def test_a_run_past_its_wall_limit_is_killed_and_the_next_gets_a_fresh_worker():
     assert by["a"].status == "time limit" and 0.5 <= by["a"].seconds < 0.5 + GRACE_SECONDS + 1
     assert took < 15
     assert by["b"].status == "done" and by["b"].value == by["c"].value  # one worker serves both
-    assert not _alive(by["b"].value)  # leaving the sandbox stops it
+    assert gone([by["b"].value], within=0)  # leaving the sandbox stops it
 
 
 @pytest.mark.timeout(60)
@@ -70,7 +59,7 @@ def test_an_exception_in_the_caller_kills_every_worker():
             pids.append(r.value)
             pids += children(os.getpid())
             raise KeyboardInterrupt
-    assert pids and not any(_alive(p) for p in pids)
+    assert pids and gone(pids, within=0)
 
 
 # -- the checks -------------------------------------------------------------------------------
@@ -209,22 +198,11 @@ def test_bad_compare_input_is_one_line(args, message):
 @pytest.mark.timeout(120)
 def test_ctrl_c_keeps_finished_runs_and_leaves_no_worker(tmp_path):
     out = tmp_path / "r.csv"
-    args = ["compare", "--n", "4..40", "--backends", "bitmask", "--task", "solve", "--jobs", "2", "-o", str(out)]
-    proc = subprocess.Popen([script(), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while len(out.read_text().splitlines() if out.exists() else []) < 10 and time.monotonic() < deadline:
-            time.sleep(0.2)
-        workers = children(proc.pid)
-        assert len(workers) == 2
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 130 and err.decode().strip() == "nqueens: interrupted"
-    assert not any(_alive(p) for p in workers)
+    args = ["compare", "--n", "4..40", "--backends", "bitmask", "--task", "solve", "--jobs", "2", "-o", out]
+    code, took, err, workers = interrupt_when(args, lambda: out.exists() and len(out.read_text().splitlines()) >= 10)
+    assert len(workers) == 2
+    assert code == 130 and took < 10 and err.decode().strip() == "nqueens: interrupted"
+    assert gone(workers, within=0)
     rows = read_rows(out)
     assert len(rows) >= 9 and all(x["answer"] == A000170[x["n"] - 1] for x in rows)
 

@@ -18,7 +18,7 @@ from nqueens_cp import Problem
 from nqueens_cp.answers import judge, read_answers
 from nqueens_cp.export import export
 
-from .conftest import A000170, MODELS, brute_force_problem, problem_strategy, run
+from .conftest import A000170, MODELS, brute_force_problem, gone, interrupt_when, problem_strategy, run
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = f"{sys.executable} {ROOT / 'examples' / 'nqueens_good.py'} {{n}}"
@@ -229,41 +229,9 @@ def test_a_failing_program_is_one_line_and_its_exit_code(command, code, message)
 
 @pytest.mark.timeout(60)
 def test_ctrl_c_stops_verify_against_and_the_program(tmp_path):
-    import signal
-    import subprocess
-    import time
-
-    from .conftest import script
-
     marker = tmp_path / "started"
     prog = f"{sys.executable} -c 'import pathlib, time; pathlib.Path(\"{marker}\").touch(); time.sleep(120)'"
-    proc = subprocess.Popen([script(), "verify", "6", "--against", prog], stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 30
-        while not marker.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        program = [p for p in Path("/proc").iterdir() if p.name.isdigit() and str(marker) in _cmdline(p)]
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 130 and err.decode().strip() == "nqueens: interrupted"
-    assert program, "the program was not seen running"
-    time.sleep(0.2)
-    assert not [p for p in program if _running(p)]
-
-
-def _running(p: Path) -> bool:
-    try:
-        return (p / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie is dead
-    except (OSError, IndexError):
-        return False
-
-
-def _cmdline(p: Path) -> str:
-    try:
-        return (p / "cmdline").read_bytes().decode(errors="replace")
-    except OSError:
-        return ""
+    code, took, err, program = interrupt_when(["verify", 6, "--against", prog], marker.exists)
+    assert marker.exists() and len(program) == 1, "the program was not seen running"
+    assert code == 130 and took < 10 and err.decode().strip() == "nqueens: interrupted"
+    assert gone(program, within=0.2)

@@ -16,7 +16,7 @@ import pytest
 
 from nqueens_cp import Problem
 
-from .conftest import children, script
+from .conftest import children, gone, interrupt_when, script
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -79,35 +79,8 @@ def test_a_time_limited_count_prints_a_lower_bound():
 
 
 def _interrupt_after(args, wait: float, sig=signal.SIGINT):
-    proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        time.sleep(wait)
-        assert proc.poll() is None, "the run ended before the signal"
-        workers = children(proc.pid)
-        sent = time.monotonic()
-        proc.send_signal(sig)
-        _, err = proc.communicate(timeout=30)
-        return proc.returncode, time.monotonic() - sent, err, workers
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-
-
-def _gone(pids, within: float = 5.0) -> bool:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if not any(Path(f"/proc/{p}").exists() and "zombie" not in _state(p) for p in pids):
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def _state(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split("\n")[0].lower()
-    except (OSError, IndexError):
-        return "zombie"
+    start = time.monotonic()
+    return interrupt_when(args, lambda: time.monotonic() - start >= wait, sig)
 
 
 @pytest.mark.parametrize(
@@ -130,7 +103,7 @@ def test_sigterm_stops_the_pool_and_leaves_no_worker():
     code, took, err, workers = _interrupt_after(["count", 19, "--workers", 2], STARTUP, signal.SIGTERM)
     assert len(workers) == 2
     assert code == 143 and took < STOP and one_line(err) == "nqueens: terminated"
-    assert _gone(workers)
+    assert gone(workers)
 
 
 def test_workers_die_with_a_parent_killed_outright():
@@ -141,7 +114,7 @@ def test_workers_die_with_a_parent_killed_outright():
         assert len(workers) == 2
         proc.kill()
         proc.wait(timeout=10)
-        assert _gone(workers), "workers outlived a parent killed with SIGKILL"
+        assert gone(workers), "workers outlived a parent killed with SIGKILL"
     finally:
         for pid in children(proc.pid):
             os.kill(pid, signal.SIGKILL)
