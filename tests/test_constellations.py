@@ -10,6 +10,7 @@ from nqueens_cp.backends.base import Deadline
 from nqueens_cp.backends.bitmask import constellations as cs
 from nqueens_cp.backends.bitmask.backend import classes_from_symmetric
 from nqueens_cp.partition import count_partitioned, pool_runner
+from nqueens_cp.symmetry import NAMES
 
 from .conftest import A000170, A002562, A007705, A051223, brute_force, run
 
@@ -52,6 +53,28 @@ def test_the_half_turn_search_against_the_brute_force():
         half = sum(all(s[n - 1 - r] == n - 1 - s[r] for r in range(n)) for s in sols)
         quarter = sum(all(s[s[r]] == n - 1 - r for r in range(n)) for s in sols)
         assert tuple(count_point_symmetric(n, np.zeros(1, np.int64))) == (half, quarter), n
+
+
+@pytest.mark.parametrize("n", [9, 12, 13])
+def test_any_order_of_representatives_counts_the_same(n):
+    """Which image represents a class changes the search, never the counts: the lexicographic
+    order (the first one shipped) and the default one both give A000170, A032522, A033148."""
+    p = Problem(n)
+    want = (A000170[n - 1], A032522[n - 1], A033148[n - 1])
+    for key in (cs._lexicographic, cs._key):
+        cons = cs.constellations(p, key)
+        assert cs.classes_in_process(p, cons, Deadline("test", None)) == want
+
+
+def test_the_default_order_puts_the_border_column_queens_low():
+    """The searched constellation of each class has the lowest border-column queen of its class."""
+    n = 10
+    cons = cs.constellations(Problem(n))
+    for (a, _, c, d, _), table in zip(cons.items.tolist(), cons.weights, strict=True):
+        for b in np.flatnonzero(table).tolist():
+            a_, b_, c_, d_ = (np.array([v]) for v in (a, b, c, d))
+            images = [cs._image(n, g, a_, b_, c_, d_) for g in NAMES]
+            assert max(c, d) == max(int(max(im[2][0], im[3][0])) for im in images)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -112,7 +135,7 @@ def test_cli_unique_reports_all_three():
 def test_every_class_of_constellations_is_searched_once():
     """Against the symmetry module's own transform: of the constellations of a solution's 8
     images (its constellation's class), exactly one is searched, whichever order picks it."""
-    from nqueens_cp.symmetry import NAMES, transform
+    from nqueens_cp.symmetry import transform
 
     n = 8
     cons = cs.constellations(Problem(n))

@@ -23,6 +23,7 @@ by the column of the second row's queen, so one compiled call stays short (Ctrl-
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -99,19 +100,25 @@ def _image(n: int, name: str, a, b, c, d) -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
+def _lexicographic(n: int, a, b, c, d) -> np.ndarray:
+    return ((a * n + b) * n + c) * n + d
+
+
 def _key(n: int, a, b, c, d) -> np.ndarray:
     """The order whose smallest image represents a class. Any total order counts right; this one
     makes the search cheap: the border-column queens low on the board (their diagonals prune the
     deep rows, where the search tree is widest), the first row's queen near the middle, then the
-    column queens' order, then (a, b, c, d) to make it total."""
+    column queens' order, then (a, b, c, d) to make it total. benchmarks/bench_constellations.py
+    measures it against the lexicographic order."""
     order = ((n - 1 - np.maximum(c, d)) * n + np.abs(2 * a - n + 1)) * (2 * n) + (d - c + n)
-    return order * n**4 + ((a * n + b) * n + c) * n + d
+    return order * n**4 + _lexicographic(n, a, b, c, d)
 
 
 @lru_cache(maxsize=16)
-def constellations(problem: Problem) -> Constellations:
+def constellations(problem: Problem, key: Callable[..., np.ndarray] = _key) -> Constellations:
     """The canonical constellations of a plain board whose rules keep all 8 symmetries (n >= 4),
-    with their sub-problem split, in a fixed order."""
+    each class represented by its image smallest under `key`, with their sub-problem split, in a
+    fixed order."""
     n = problem.n
     a, b, c, d = (x.ravel() for x in np.meshgrid(*[np.arange(n, dtype=np.int64)] * 4, indexing="ij"))
     # a corner queen is the queen of its row and of its column
@@ -122,18 +129,18 @@ def constellations(problem: Problem) -> Constellations:
         for j in range(i + 1, 4):
             ok &= ~_attacks(problem, *squares[i], *squares[j])
     a, b, c, d = a[ok], b[ok], c[ok], d[ok]
-    key = _key(n, a, b, c, d)
-    canonical = np.ones(key.shape, bool)
-    stabilizer = np.zeros(key.shape, np.int64)
-    fixed = np.zeros(key.shape, np.int64)
+    own = key(n, a, b, c, d)
+    canonical = np.ones(own.shape, bool)
+    stabilizer = np.zeros(own.shape, np.int64)
+    fixed = np.zeros(own.shape, np.int64)
     for name in NAMES:
-        other = _key(n, *_image(n, name, a, b, c, d))
-        canonical &= key <= other
-        stabilizer += other == key
+        other = key(n, *_image(n, name, a, b, c, d))
+        canonical &= own <= other
+        stabilizer += other == own
         if name == "rot180":
-            fixed |= np.where(other == key, FIXED_BY_ROT180, 0)
+            fixed |= np.where(other == own, FIXED_BY_ROT180, 0)
         elif name == "rot90":
-            fixed |= np.where(other == key, FIXED_BY_ROT90, 0)
+            fixed |= np.where(other == own, FIXED_BY_ROT90, 0)
     keep = np.flatnonzero(canonical)
     a, b, c, d = a[keep], b[keep], c[keep], d[keep]
     weight = len(NAMES) // stabilizer[keep]

@@ -303,6 +303,29 @@ def _bit_at(col, n):
 
 
 @njit(cache=True, nogil=True)
+def group_masks(n, a, c, d, wtab, masks):
+    """Fill masks with the row masks of constellation group (a, c, d): row 0 holds column a, rows
+    c and d their border column, the last row the columns with a weight, and every other row
+    loses the border columns and the squares the two border-column queens attack."""
+    full = _full(n)
+    left = _ONE
+    right = _ONE << np.uint64(n - 1)
+    for r in range(1, n - 1):
+        gone = left | right | _bit_at(abs(r - c), n) | _bit_at(n - 1 - abs(r - d), n)
+        masks[r] = full & ~gone
+    if 0 < c < n - 1:
+        masks[c] = left
+    if 0 < d < n - 1:
+        masks[d] = right
+    masks[0] = _ONE << np.uint64(a)
+    last = _ZERO
+    for b in range(n):
+        if wtab[b] != 0:
+            last |= _ONE << np.uint64(b)
+    masks[n - 1] = last
+
+
+@njit(cache=True, nogil=True)
 def count_constellations(n, items, weights, out, stop):
     """out[k] = the weighted completions of constellation group items[k] = (a, c, d, e) on a plain
     queens board: the queen of row 0 in column a, those of column 0 and column n-1 in rows c and
@@ -312,29 +335,15 @@ def count_constellations(n, items, weights, out, stop):
     else 0), so one search serves every b. What the border-column queens attack is taken out of
     every row's mask first."""
     masks = np.empty(n, np.uint64)
-    full = _full(n)
-    left = _ONE
-    right = _ONE << np.uint64(n - 1)
     for k in range(items.shape[0]):
         if stop[0] != 0:
             return
-        a, c, d = items[k, 0], items[k, 1], items[k, 2]
         wtab = weights[k]
-        for r in range(1, n - 1):
-            gone = left | right | _bit_at(abs(r - c), n) | _bit_at(n - 1 - abs(r - d), n)
-            masks[r] = full & ~gone
-        if 0 < c < n - 1:
-            masks[c] = left
-        if 0 < d < n - 1:
-            masks[d] = right
-        masks[0] = _ONE << np.uint64(a)
-        last = _ZERO
+        group_masks(n, items[k, 0], items[k, 1], items[k, 2], wtab, masks)
         weight = 0  # the one weight of every column, or -1 when they differ
         for b in range(n):
             if wtab[b] != 0:
-                last |= _ONE << np.uint64(b)
                 weight = wtab[b] if weight in (0, wtab[b]) else -1
-        masks[n - 1] = last
         row0 = 1
         cols = masks[0]
         x = cols << _ONE
