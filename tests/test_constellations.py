@@ -108,6 +108,21 @@ def test_the_checkpoint_path_uses_the_same_sub_problems(tmp_path):
     assert r.exit_code == 0 and '"count": 73712' in r.stdout
 
 
+def test_a_checkpoint_of_another_numbering_is_refused(tmp_path):
+    """The fingerprint names the list of sub-problems, not only its length: a checkpoint made
+    with the same items in another order (or another order of representatives) is refused, not
+    resumed with counts recorded under other numbers."""
+    from nqueens_cp.partition import CheckpointError
+
+    p = Problem(13)
+    cons = cs.constellations(p)
+    turned = cs.Constellations(p.n, cons.items[::-1], cons.weights[::-1], cons.fixed[::-1])
+    ck = tmp_path / "c.json"
+    assert count_partitioned(cs.partition(p, turned), pool_runner(1), ck) == A000170[12]
+    with pytest.raises(CheckpointError, match="sub_problems"):
+        count_partitioned(nq.get_backend("bitmask").partition(p, 3), pool_runner(1), ck)
+
+
 def test_superqueens_and_torus_boards_through_the_same_path():
     for n in (11, 12, 13):
         for p, expected in ((Problem(n, "superqueen"), A051223[n - 1]), (Problem(n, torus=True), A007705[n - 1])):

@@ -208,15 +208,7 @@ class BitmaskBackend(Backend):
         if plan.algorithm == "constellations":
             from . import constellations as cs
 
-            cons = cs.constellations(problem)
-            return Partition(
-                fingerprint(problem, 0) | {"split": "constellations", "depth": None},
-                len(cons),
-                cs.count_item,
-                (problem, cons),
-                lambda: cs.load_kernels(problem),
-                lambda i: cs.item_info(cons, i),
-            )
+            return cs.partition(problem, cs.constellations(problem))
         if problem.n > planner.MAX_COMPILED_N or problem.torus or problem.rule.knight:
             raise BackendError("bitmask: a partitioned count covers queen and rook boards up to 64 columns")
         masks, diag = masks_array(problem), problem.rule.diagonals

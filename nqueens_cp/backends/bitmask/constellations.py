@@ -23,16 +23,20 @@ by the column of the second row's queen, so one compiled call stays short (Ctrl-
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...problem import Problem
 from ...symmetry import NAMES, TABLE
 from ..base import Deadline
+
+if TYPE_CHECKING:
+    from ...partition import Partition
 
 #: From this n on, sub-problems also pin the second row: more, smaller items keep every worker
 #: of a pool busy to the end.
@@ -61,6 +65,14 @@ class Constellations:
 
     def __len__(self) -> int:
         return self.items.shape[0]
+
+    def digest(self) -> str:
+        """What the numbering means, for checkpoint fingerprints: a checkpoint made with another
+        list of sub-problems (another order of representatives, another split) is refused."""
+        h = hashlib.sha256()
+        for array in (self.items, self.weights, self.fixed):
+            h.update(np.ascontiguousarray(array, np.int64).tobytes())
+        return h.hexdigest()[:16]
 
 
 def _attacks(problem: Problem, r1, c1, r2, c2) -> np.ndarray:
@@ -260,6 +272,22 @@ def item_info(cons: Constellations, i: int) -> dict[str, Any]:
     a, b, c, d, e = (int(v) for v in cons.items[i])
     weights = {str(k): int(w) for k, w in enumerate(cons.weights[i]) if w}
     return {"a": a, "b": b, "c": c, "d": d, "e": e, "weights": weights}
+
+
+def partition(problem: Problem, cons: Constellations) -> Partition:
+    """The sub-problems as numbered work items (pool, Dask, checkpoints); the fingerprint names
+    the list itself, so a checkpoint of another numbering is refused rather than mixed in."""
+    from ...partition import Partition
+    from .split import fingerprint
+
+    return Partition(
+        fingerprint(problem, 0) | {"split": "constellations", "depth": None, "sub_problems": cons.digest()},
+        len(cons),
+        count_item,
+        (problem, cons),
+        lambda: load_kernels(problem),
+        lambda i: item_info(cons, i),
+    )
 
 
 #: Groups counted per compiled call in this process (progress is reported between calls).
