@@ -337,3 +337,37 @@ def _descendants(pid: int) -> list[int]:
         found += kids
         todo += kids
     return found
+
+
+_BROKEN_PIPE_WHILE_RUNNING = """
+import os, signal, sys
+import nqueens_cp as nq
+from nqueens_cp.partition import count_partitioned, dask_runner, pool_runner
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as the nqueens script sets it
+r, w = os.pipe()
+os.close(r)  # a pipe whose reader is gone, like one to a child that exited
+
+def write(*_):
+    os.write(w, b"x")
+
+part = nq.get_backend("bitmask").partition(nq.Problem(12), 3)
+runner = dask_runner("local", 1) if sys.argv[1] == "dask" else pool_runner(2)
+try:
+    for _ in runner(part, range(part.size)):
+        write()
+except BrokenPipeError:
+    print("raised")
+"""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("where", ["pool", "dask"])
+def test_a_broken_pipe_while_workers_run_raises_instead_of_killing(where):
+    """Regression: after Ctrl-C on `count 18 --dask local`, the process was once killed by
+    SIGPIPE (exit -13, no message) halfway through the cluster's shutdown: the script keeps
+    SIGPIPE's default action for `| head`, so a write to a pipe to a child that had already
+    exited killed it. While workers run, such a write raises BrokenPipeError instead."""
+    if where == "dask":
+        pytest.importorskip("distributed")
+    r = subprocess.run([sys.executable, "-c", _BROKEN_PIPE_WHILE_RUNNING, where], capture_output=True, timeout=100)
+    assert r.returncode == 0 and r.stdout.decode().strip() == "raised", (r.returncode, r.stderr.decode()[-500:])
