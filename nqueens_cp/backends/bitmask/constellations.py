@@ -5,10 +5,10 @@ Every solution has one constellation: (a, b, c, d), the column of its queen in t
 in the last row, and the row of its queen in the first column and in the last column (a corner
 queen counts for its row and its column). The 8 symmetries map border to border, so they act on
 constellations, and a solution's image has the image constellation. So the total is the sum,
-over one representative per class of constellations (the smallest of its images), of its
-completions times the size of its class: 8, 4 or 2. (After Preusser and Engelhardt's Q27
-project, which pre-places the two outer rows and columns on each side; one per side keeps the
-sub-problems few and the search ours.)
+over one representative per class of constellations (its image smallest in the order `_key`,
+chosen to make the search cheap), of its completions times the size of its class: 8, 4 or 2.
+(After Preusser and Engelhardt's Q27 project, which pre-places the two outer rows and columns
+on each side; one per side keeps the sub-problems few and the search ours.)
 
 Symmetric solutions (for --unique) come out of the same run: no solution of queen-like pieces is
 fixed by a reflection (a queen and its mirror image would share a diagonal), so only rotations
