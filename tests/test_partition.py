@@ -342,21 +342,20 @@ def _descendants(pid: int) -> list[int]:
 _BROKEN_PIPE_WHILE_RUNNING = """
 import os, signal, sys
 import nqueens_cp as nq
-from nqueens_cp.partition import count_partitioned, dask_runner, pool_runner
+from nqueens_cp.partition import dask_runner, pool_runner
 signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as the nqueens script sets it
 r, w = os.pipe()
 os.close(r)  # a pipe whose reader is gone, like one to a child that exited
-
-def write(*_):
-    os.write(w, b"x")
-
 part = nq.get_backend("bitmask").partition(nq.Problem(12), 3)
 runner = dask_runner("local", 1) if sys.argv[1] == "dask" else pool_runner(2)
+results = runner(part, range(part.size))
 try:
-    for _ in runner(part, range(part.size)):
-        write()
+    for _ in results:
+        os.write(w, b"x")  # while the workers run
 except BrokenPipeError:
     print("raised")
+finally:
+    results.close()  # stops the workers
 """
 
 
@@ -369,5 +368,15 @@ def test_a_broken_pipe_while_workers_run_raises_instead_of_killing(where):
     exited killed it. While workers run, such a write raises BrokenPipeError instead."""
     if where == "dask":
         pytest.importorskip("distributed")
-    r = subprocess.run([sys.executable, "-c", _BROKEN_PIPE_WHILE_RUNNING, where], capture_output=True, timeout=100)
-    assert r.returncode == 0 and r.stdout.decode().strip() == "raised", (r.returncode, r.stderr.decode()[-500:])
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _BROKEN_PIPE_WHILE_RUNNING, where],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=100)
+        assert proc.returncode == 0 and out.decode().strip() == "raised", (proc.returncode, err.decode()[-500:])
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # whatever a failed run left behind
