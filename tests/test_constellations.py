@@ -1,4 +1,4 @@
-"""Counting by symmetry classes of border constellations (issue 14), against OEIS and against the
+"""Counting by symmetry classes of ring constellations (issue 14), against OEIS and against the
 mirror-only kernel kept as the reference."""
 
 import numpy as np
@@ -56,25 +56,41 @@ def test_the_half_turn_search_against_the_brute_force():
 
 
 @pytest.mark.parametrize("n", [9, 12, 13])
-def test_any_order_of_representatives_counts_the_same(n):
-    """Which image represents a class changes the search, never the counts: the lexicographic
-    order (the first one shipped) and the default one both give A000170, A032522, A033148."""
+def test_any_ring_and_any_order_of_representatives_counts_the_same(n):
+    """Which ring is pinned and which image represents a class change the search, never the
+    counts: every ring, with the lexicographic order or the default one, gives A000170, A032522
+    and A033148."""
     p = Problem(n)
     want = (A000170[n - 1], A032522[n - 1], A033148[n - 1])
-    for key in (cs._lexicographic, cs._key):
-        cons = cs.constellations(p, key)
-        assert cs.classes_in_process(p, cons, Deadline("test", None)) == want
+    for ring in range(cs.innermost_ring(n) + 1):
+        for key in (cs._lexicographic, cs._key):
+            cons = cs.constellations(p, key, ring)
+            assert cs.classes_in_process(p, cons, Deadline("test", None)) == want, (ring, key)
 
 
-def test_the_default_order_puts_the_border_column_queens_low():
-    """The searched constellation of each class has the lowest border-column queen of its class."""
+@pytest.mark.parametrize("ring", [0, 2, 4])
+def test_variants_count_right_on_any_ring(ring):
+    """Superqueens and torus boards enumerate each sub-problem; the ring changes only which."""
+    for p, expected in ((Problem(11, "superqueen"), A051223[10]), (Problem(11, torus=True), A007705[10])):
+        assert cs.classes_in_process(p, cs.constellations(p, ring=ring), Deadline("test", None))[0] == expected
+
+
+def test_the_default_ring_is_the_innermost_and_a_ring_off_the_board_is_refused():
+    assert [cs.constellations(Problem(n)).ring for n in (11, 12, 13, 14)] == [4, 5, 5, 6]
+    with pytest.raises(ValueError, match="ring must be"):
+        cs.constellations(Problem(12), ring=6)
+
+
+def test_the_default_order_puts_the_ring_column_queens_high():
+    """The searched constellation of each class has the highest ring-column queens of its class:
+    the lower of the two as high as any image allows."""
     n = 10
     cons = cs.constellations(Problem(n))
-    for (a, _, c, d, _), table in zip(cons.items.tolist(), cons.weights, strict=True):
-        for b in np.flatnonzero(table).tolist():
-            a_, b_, c_, d_ = (np.array([v]) for v in (a, b, c, d))
-            images = [cs._image(n, g, a_, b_, c_, d_) for g in NAMES]
-            assert max(c, d) == max(int(max(im[2][0], im[3][0])) for im in images)
+    for (a, b, c, d), f in zip(cons.items.tolist(), cons.fixed.tolist(), strict=True):
+        if f == cs.SYMMETRIC:
+            continue
+        images = [cs._image(n, cons.ring, g, *(np.array([v]) for v in (a, b, c, d))) for g in NAMES]
+        assert max(c, d) == min(int(max(im[2][0], im[3][0])) for im in images)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -116,11 +132,13 @@ def test_a_checkpoint_of_another_numbering_is_refused(tmp_path):
 
     p = Problem(13)
     cons = cs.constellations(p)
-    turned = cs.Constellations(p.n, cons.items[::-1], cons.weights[::-1], cons.fixed[::-1])
+    turned = cs.Constellations(p.n, cons.ring, cons.items[::-1], cons.weights[::-1], cons.fixed[::-1])
     ck = tmp_path / "c.json"
     assert count_partitioned(cs.partition(p, turned), pool_runner(1), ck) == A000170[12]
     with pytest.raises(CheckpointError, match="sub_problems"):
         count_partitioned(nq.get_backend("bitmask").partition(p, 3), pool_runner(1), ck)
+    with pytest.raises(CheckpointError, match="sub_problems"):  # another ring
+        count_partitioned(cs.partition(p, cs.constellations(p, ring=0)), pool_runner(1), ck)
 
 
 def test_superqueens_and_torus_boards_through_the_same_path():
@@ -147,22 +165,20 @@ def test_cli_unique_reports_all_three():
     assert rec["by_orbit"] == {"2": 4, "4": 18, "8": 1765}
 
 
-def test_every_class_of_constellations_is_searched_once():
+@pytest.mark.parametrize("ring", [0, 1, 2, 3])
+def test_every_class_of_constellations_is_searched_once(ring):
     """Against the symmetry module's own transform: of the constellations of a solution's 8
-    images (its constellation's class), exactly one is searched, whichever order picks it."""
+    images (its constellation's class), exactly one is searched, on every ring, whichever order
+    picks it."""
     from nqueens_cp.symmetry import transform
 
     n = 8
-    cons = cs.constellations(Problem(n))
-    searched = {
-        (a, b, c, d)
-        for (a, _, c, d, _), table in zip(cons.items.tolist(), cons.weights, strict=True)
-        if a >= 0
-        for b in np.flatnonzero(table).tolist()
-    }
+    cons = cs.constellations(Problem(n), ring=ring)
+    searched = {tuple(item) for item, f in zip(cons.items.tolist(), cons.fixed, strict=True) if f != cs.SYMMETRIC}
+    lo, hi = ring, n - 1 - ring
 
     def constellation(s):
-        return (s[0], s[-1], s.index(0), s.index(n - 1))
+        return (s[lo], s[hi], s.index(lo), s.index(hi))
 
     for s in brute_force(n):
         orbit = {constellation(transform(s, g)) for g in NAMES}

@@ -45,13 +45,13 @@ ALGORITHMS = {
     "count-split": "compiled count kernel over prefix sub-problems (left-right mirror)",
     "count-rows": "compiled row search, counting its solutions",
     "canonical": "symmetry-broken compiled searches with a compiled canonical test",
-    "constellations": "one search per symmetry class of border queens, weighted by the class size",
+    "constellations": "one search per symmetry class of the queens of the innermost ring, weighted by the class size",
 }
 
 
 def by_constellations(problem: Problem) -> bool:
     """A plain queen-like board (queens, superqueens, on a plain or toroidal board): all 8
-    symmetries hold, so symmetry classes of border constellations can be counted."""
+    symmetries hold, so symmetry classes of ring constellations can be counted."""
     return problem.is_plain and problem.rule.diagonals and CONSTELLATIONS_FROM_N <= problem.n <= CONSTELLATIONS_MAX_N
 
 
@@ -103,7 +103,7 @@ def plan(problem: Problem, task: str, settings: dict[str, Any], default_workers:
             return Plan(task, "rows-python", "over 64 columns: every solution tested in Python")
         if by_constellations(problem):
             w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
-            return Plan(task, "constellations", "all 8 symmetries hold: classes of border queens", w)
+            return Plan(task, "constellations", "all 8 symmetries hold: classes of ring queens", w)
         w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
         return Plan(task, "canonical", "one search per first-row column, then the canonical test", w)
 
@@ -114,7 +114,7 @@ def plan(problem: Problem, task: str, settings: dict[str, Any], default_workers:
         return Plan(task, "rows-python", f"n <= {PYTHON_COUNT_MAX_N}: cheaper than loading the compiled kernel")
     if by_constellations(problem):
         w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
-        return Plan(task, "constellations", "all 8 symmetries hold: classes of border queens, 1/8 of the search", w)
+        return Plan(task, "constellations", "all 8 symmetries hold: classes of ring queens, under 1/8 of the search", w)
     if constrained(problem) and _unusable_share(problem) > MRV_COUNT_UNUSABLE:
         return Plan(task, "mrv", "over half the board unusable: the most-constrained-line search prunes more")
     if problem.rule.knight or problem.torus:

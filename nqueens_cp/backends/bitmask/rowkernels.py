@@ -30,7 +30,6 @@ def _debruijn_table() -> np.ndarray:
 
 
 _INDEX = _debruijn_table()
-_NO_WEIGHTS = np.zeros(64, np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -51,12 +50,11 @@ def _full(n):
 
 
 @njit(cache=True, inline="always")
-def _last_two(m, diag, c, x, y, free, weighted, wtab):
+def _last_two(m, diag, c, x, y, free):
     """Completions of the last two rows, given the attacks (c, x, y) on the second-to-last row,
     its free squares `free` and the last row's mask m. n-2 columns are taken, so `free` has at
     most two squares and each leaves one column for the last row. Branch-free: at the bottom of
-    the search whether a square works is a coin toss a branch predictor loses. `weighted`: each
-    completion counts wtab[the last row's column] instead of 1."""
+    the search whether a square works is a coin toss a branch predictor loses."""
     b = _lowbit(free)
     e = free ^ b
     if diag:
@@ -65,16 +63,13 @@ def _last_two(m, diag, c, x, y, free, weighted, wtab):
     else:
         fb = m & ~(c | b)
         fe = m & ~(c | e)
-    if weighted:
-        return wtab[_index(fb)] * ((b != _ZERO) & (fb != _ZERO)) + wtab[_index(fe)] * ((e != _ZERO) & (fe != _ZERO))
     return ((b != _ZERO) & (fb != _ZERO)) + ((e != _ZERO) & (fe != _ZERO))
 
 
 @njit(cache=True, inline="always")
-def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, weighted, wtab, stop):
+def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
     """Number of completions of rows row0.. given the attacks (cols0, d1_0, d2_0) on row0.
-    `plain`: every row's mask is the full board, so no mask is loaded in the loop. `weighted`:
-    each completion counts wtab[the last row's column] instead of 1. When stop[0] is set (by
+    `plain`: every row's mask is the full board, so no mask is loaded in the loop. When stop[0] is set (by
     another thread: Ctrl-C, a deadline), the loop returns at its next backtrack; the caller
     knows the result is then partial.
 
@@ -86,10 +81,10 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, weighted, wtab, sto
     last = n - 1
     a = masks[row0] & ~(cols0 | d1_0 | d2_0)
     if row0 == last:
-        return wtab[_index(a)] * (a != _ZERO) if weighted else int(a != _ZERO)
+        return int(a != _ZERO)
     m = masks[last]
     if row0 == last - 1:
-        return _last_two(m, diag, cols0, d1_0, d2_0, a, weighted, wtab)
+        return _last_two(m, diag, cols0, d1_0, d2_0, a)
     if a == _ZERO:
         return 0
     frames = np.empty(8 * n, np.uint64)  # (squares left, cols, d1, d2, row, -, -, -) per open row
@@ -114,7 +109,7 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, weighted, wtab, sto
             y = _ZERO
         nxt = (m if plain else masks[r + _ONE]) & ~(c | x | y)
         if r == bottom:
-            total += _last_two(m, diag, c, x, y, nxt, weighted, wtab)
+            total += _last_two(m, diag, c, x, y, nxt)
         elif nxt != _ZERO:
             if a != _ZERO:
                 frames[sp], frames[sp + _ONE], frames[sp + two] = a, c0, l0
@@ -140,8 +135,8 @@ def _is_plain(masks):
 def _count(masks, diag, row0, cols0, d1_0, d2_0, stop):
     """`_count_from` with the board kind (plain or not) looked up once and folded into the loop."""
     if _is_plain(masks):
-        return _count_from(masks, diag, True, row0, cols0, d1_0, d2_0, False, _NO_WEIGHTS, stop)
-    return _count_from(masks, diag, False, row0, cols0, d1_0, d2_0, False, _NO_WEIGHTS, stop)
+        return _count_from(masks, diag, True, row0, cols0, d1_0, d2_0, stop)
+    return _count_from(masks, diag, False, row0, cols0, d1_0, d2_0, stop)
 
 
 # One compiled loop per piece rule and per board kind (plain or with blocked squares), so the
@@ -303,65 +298,39 @@ def _bit_at(col, n):
 
 
 @njit(cache=True, nogil=True)
-def group_masks(n, a, c, d, wtab, masks):
-    """Fill masks with the row masks of constellation group (a, c, d): row 0 holds column a, rows
-    c and d their border column, the last row the columns with a weight, and every other row
-    loses the border columns and the squares the two border-column queens attack."""
+def ring_masks(n, k, a, b, c, d, masks):
+    """Fill masks with the row masks of constellation (a, b, c, d) of ring k: rows k and n-1-k
+    hold columns a and b, rows c and d columns k and n-1-k, and every other row loses those four
+    columns and the squares the four queens attack diagonally."""
+    lo = k
+    hi = n - 1 - k
+    one = _ONE
+    used = (one << np.uint64(a)) | (one << np.uint64(b)) | (one << np.uint64(lo)) | (one << np.uint64(hi))
     full = _full(n)
-    left = _ONE
-    right = _ONE << np.uint64(n - 1)
-    for r in range(1, n - 1):
-        gone = left | right | _bit_at(abs(r - c), n) | _bit_at(n - 1 - abs(r - d), n)
+    for r in range(n):
+        gone = used
+        for pr, pc in ((lo, a), (hi, b), (c, lo), (d, hi)):
+            gap = abs(r - pr)
+            gone |= _bit_at(pc - gap, n) | _bit_at(pc + gap, n)
         masks[r] = full & ~gone
-    if 0 < c < n - 1:
-        masks[c] = left
-    if 0 < d < n - 1:
-        masks[d] = right
-    masks[0] = _ONE << np.uint64(a)
-    last = _ZERO
-    for b in range(n):
-        if wtab[b] != 0:
-            last |= _ONE << np.uint64(b)
-    masks[n - 1] = last
+    masks[lo] = one << np.uint64(a)
+    masks[hi] = one << np.uint64(b)
+    masks[c] = one << np.uint64(lo)
+    masks[d] = one << np.uint64(hi)
 
 
 @njit(cache=True, nogil=True)
-def count_constellations(n, items, weights, out, stop):
-    """out[k] = the weighted completions of constellation group items[k] = (a, c, d, e) on a plain
-    queens board: the queen of row 0 in column a, those of column 0 and column n-1 in rows c and
-    d, and (when e >= 0) the queen of row 1 in column e. The last row is
-    left to the search, and a completion whose last-row queen stands in column b counts
-    weights[k, b] (the size of the class of constellation (a, b, c, d) when it is canonical,
-    else 0), so one search serves every b. What the border-column queens attack is taken out of
-    every row's mask first."""
+def count_ring(n, k, items, weights, out, stop):
+    """out[i] = weights[i] times the completions of constellation items[i] = (a, b, c, d) of ring
+    k on a plain queens board: the queens of rows k and n-1-k in columns a and b, those of columns
+    k and n-1-k in rows c and d. What the four queens attack is taken out of every row's mask
+    first, so the search, from the first row down, meets no square they attack."""
     masks = np.empty(n, np.uint64)
-    for k in range(items.shape[0]):
+    for i in range(items.shape[0]):
         if stop[0] != 0:
             return
-        wtab = weights[k]
-        group_masks(n, items[k, 0], items[k, 1], items[k, 2], wtab, masks)
-        weight = 0  # the one weight of every column, or -1 when they differ
-        for b in range(n):
-            if wtab[b] != 0:
-                weight = wtab[b] if weight in (0, wtab[b]) else -1
-        row0 = 1
-        cols = masks[0]
-        x = cols << _ONE
-        y = cols >> _ONE
-        e = items[k, 3]
-        if e >= 0:  # the second row pinned too
-            square = masks[1] & (_ONE << np.uint64(e)) & ~(cols | x | y)
-            if square == _ZERO:
-                out[k] = 0
-                continue
-            cols |= square
-            x = (x | square) << _ONE
-            y = (y | square) >> _ONE
-            row0 = 2
-        if weight < 0:  # weights differ by column: looked up at each completion
-            out[k] = _count_from(masks, True, False, row0, cols, x, y, True, wtab, stop)
-        else:  # one weight: the branch-free count, multiplied once
-            out[k] = weight * _count_from(masks, True, False, row0, cols, x, y, False, wtab, stop)
+        ring_masks(n, k, items[i, 0], items[i, 1], items[i, 2], items[i, 3], masks)
+        out[i] = weights[i] * _count_from(masks, True, False, 0, _ZERO, _ZERO, _ZERO, stop)
 
 
 @njit(cache=True, nogil=True)
