@@ -69,9 +69,9 @@ def _last_two(m, diag, c, x, y, free):
 @njit(cache=True, inline="always")
 def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
     """Number of completions of rows row0.. given the attacks (cols0, d1_0, d2_0) on row0.
-    `plain`: every row's mask is the full board, so no mask is loaded in the loop. When stop[0] is set (by
-    another thread: Ctrl-C, a deadline), the loop returns at its next backtrack; the caller
-    knows the result is then partial.
+    `plain`: every row's mask is the full board, so no mask is loaded in the loop. When stop[0]
+    is set (by another thread: Ctrl-C, a deadline), the loop returns at its next backtrack; the
+    caller knows the result is then partial.
 
     Why it is fast (figures in the README): the current row's state lives in locals; a frame is
     pushed only for a row with squares left to try, so the last square descends like a tail
