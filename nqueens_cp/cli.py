@@ -15,6 +15,7 @@ import itertools
 import json
 import os
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -37,6 +38,7 @@ from .backends import (
     available_backends,
     backend_class,
 )
+from .interrupts import deliver, noted
 from .problem import NQueensError, Problem
 from .render import FORMATS, MAX_DRAWN_N, draw, write_solutions
 
@@ -71,6 +73,7 @@ class _Group(TyperGroup):
         try:
             _negative_size(kwargs.get("args", args[0] if args else None) or sys.argv[1:])
             rv = super().main(*args, **kwargs)
+            deliver()  # a Ctrl-C whose exception was lost still ends the run as interrupted
             if rv == EXIT_INTERRUPT:  # typer turns KeyboardInterrupt into this return value
                 raise KeyboardInterrupt
             _flush_stdout()
@@ -94,12 +97,20 @@ class _Group(TyperGroup):
             # Usage errors (bad option, missing value...) are click exceptions; typer vendors
             # click in recent releases, so they are recognised by their interface.
             if not hasattr(exc, "format_message"):
+                _end_if_stopped()  # an interrupt that came back as another error
                 raise
             message = exc.format_message()
             if not message:  # bare `nqueens generate`: the help was the answer
                 sys.exit(getattr(exc, "exit_code", EXIT_USAGE))
             _say(f"error: {message}", EXIT_USAGE)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _end_if_stopped() -> None:
+    """End as interrupted or terminated if a signal asked the process to stop (`interrupts`)."""
+    signum = noted()
+    if signum is not None:
+        _say(*(("interrupted", EXIT_INTERRUPT) if signum == signal.SIGINT else ("terminated", EXIT_TERMINATED)))
 
 
 def _negative_size(argv: list[str]) -> None:
@@ -227,6 +238,7 @@ def _stdout() -> BinaryIO:
 
 
 def _echo(text: str) -> None:
+    deliver()  # no answer is printed after a stop request, even one whose exception was lost
     out = _stdout()
     out.write(text.encode() + b"\n")
     out.flush()

@@ -3,13 +3,16 @@
 Ctrl-C or SIGTERM during start-up (imports take a few tenths of a second) ends the process at
 once with 130 or 143 and no traceback: nothing has started yet that would need cleaning up.
 Once the command line is loaded, Ctrl-C raises KeyboardInterrupt and SIGTERM raises
-`Terminated` where the program is, so pools are stopped and partial files removed on the way out.
+`Terminated` where the program is, so pools are stopped and partial files removed on the way out;
+each is noted first, in case the place it is raised in drops it (`interrupts`), and a dropped one
+is not reported as "Exception ignored".
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 
 
 def _quit_now(signum: int, _frame: object) -> None:
@@ -23,11 +26,28 @@ def main() -> None:
     # `nqueens solve 14 | head` ends like any Unix filter: quietly, by SIGPIPE.
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    from .cli import Terminated, app
+    from typer.main import get_command
 
-    def terminated(_signum: int, _frame: object) -> None:
+    from .cli import Terminated, app
+    from .interrupts import note
+
+    # Building the click group reads every command's annotations (a tenth of a second): still
+    # start-up, outside the handlers of `cli`, so a signal there must end the process here too.
+    command = get_command(app)
+
+    def interrupted(signum: int, _frame: object) -> None:
+        note(signum)
+        raise KeyboardInterrupt
+
+    def terminated(signum: int, _frame: object) -> None:
+        note(signum)
         raise Terminated
 
+    def unraisable(info: sys.UnraisableHookArgs) -> None:
+        if not isinstance(info.exc_value, KeyboardInterrupt | Terminated):  # those are noted
+            sys.__unraisablehook__(info)
+
+    sys.unraisablehook = unraisable
     signal.signal(signal.SIGTERM, terminated)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    app()
+    signal.signal(signal.SIGINT, interrupted)
+    command()

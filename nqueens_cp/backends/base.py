@@ -22,6 +22,7 @@ from typing import Any, ClassVar, TextIO
 
 import numpy as np
 
+from ..interrupts import deliver
 from ..problem import PIECES, NQueensError, Problem, Solution
 
 #: Solutions a default `batches` gathers into one array.
@@ -104,7 +105,9 @@ class Deadline:
         return None if self.ends is None else max(0.0, self.ends - time.monotonic())
 
     def check(self, found: int | None = 0) -> None:
-        """Raise TimeLimitReached (with what was found) once the limit has passed."""
+        """Raise TimeLimitReached (with what was found) once the limit has passed; first, raise
+        again a signal whose exception was lost (`interrupts`)."""
+        deliver()
         if self.expired():
             raise TimeLimitReached(self.backend, self.seconds or 0.0, found)
 

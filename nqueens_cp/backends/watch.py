@@ -7,7 +7,8 @@ path, and a watcher thread sets it. The watcher learns of a signal through
 `signal.set_wakeup_fd`, which the C-level handler writes to at once, and of the deadline by its
 clock. When the call returns, the interpreter runs the signal's own handler (KeyboardInterrupt,
 the CLI's Terminated) and the caller checks its deadline, so a stopped call's partial result is
-never taken for an answer.
+never taken for an answer. Should the handler's exception be lost, the block does not end
+normally either: it raises the signal again, or Unknown.
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from .base import Deadline
+from .base import Deadline, Reason, Unknown
 
 #: How often the watcher looks at the clock when no signal arrives.
 TICK_SECONDS = 0.05
+#: The signals that stop a call; the flag holds the signal's number, or BY_DEADLINE.
+STOPPING = frozenset({signal.SIGINT, signal.SIGTERM})
+BY_DEADLINE = -1
 
 
 @contextlib.contextmanager
@@ -56,9 +60,10 @@ def watched(deadline: Deadline, on_stop: Callable[[], None] | None = None) -> It
                         if previous not in (None, -1):
                             with contextlib.suppress(OSError):
                                 os.write(previous, bytes([signum]))
-                stop[0] = 1
-            if deadline.expired():
-                stop[0] = 1
+                        if signum in STOPPING:
+                            stop[0] = signum
+            if deadline.expired() and not stop[0]:
+                stop[0] = BY_DEADLINE
             if stop[0] and on_stop:
                 on_stop()
                 return
@@ -77,6 +82,9 @@ def watched(deadline: Deadline, on_stop: Callable[[], None] | None = None) -> It
                 signal.set_wakeup_fd(previous if previous is not None else -1)
         os.close(read_fd)
         os.close(write_fd)
+    if stop[0] > 0:  # a signal stopped a call, and the block still ended normally: its handler's
+        signal.raise_signal(int(stop[0]))  # exception was lost (`interrupts`); raise it again,
+        raise Unknown(deadline.backend, Reason.INTERRUPTED, partial=None)  # or end unknown anyway
 
 
 #: For calls nobody needs to stop (pool workers are stopped by terminating them).
