@@ -15,7 +15,6 @@ import itertools
 import json
 import os
 import re
-import signal
 import sys
 import tempfile
 import time
@@ -38,7 +37,7 @@ from .backends import (
     available_backends,
     backend_class,
 )
-from .interrupts import deliver, noted
+from .interrupts import deliver, noted, said
 from .problem import NQueensError, Problem
 from .render import FORMATS, MAX_DRAWN_N, draw, write_solutions
 
@@ -110,7 +109,7 @@ def _end_if_stopped() -> None:
     """End as interrupted or terminated if a signal asked the process to stop (`interrupts`)."""
     signum = noted()
     if signum is not None:
-        _say(*(("interrupted", EXIT_INTERRUPT) if signum == signal.SIGINT else ("terminated", EXIT_TERMINATED)))
+        _say(said(signum), 128 + signum)
 
 
 def _negative_size(argv: list[str]) -> None:

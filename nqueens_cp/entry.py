@@ -14,9 +14,11 @@ import os
 import signal
 import sys
 
+from .interrupts import said
+
 
 def _quit_now(signum: int, _frame: object) -> None:
-    os.write(2, b"nqueens: interrupted\n" if signum == signal.SIGINT else b"nqueens: terminated\n")
+    os.write(2, f"nqueens: {said(signum)}\n".encode())
     os._exit(128 + signum)
 
 

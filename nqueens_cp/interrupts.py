@@ -29,6 +29,11 @@ def noted() -> int | None:
     return _noted
 
 
+def said(signum: int) -> str:
+    """How the run's one line on stderr names the end a stop request by `signum` brings."""
+    return "interrupted" if signum == signal.SIGINT else "terminated"
+
+
 def deliver() -> None:
     """Raise a noted signal again here, where its handler's exception is not lost."""
     if _noted is not None:

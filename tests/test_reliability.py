@@ -245,7 +245,7 @@ def test_leaving_a_watched_call_does_not_wait_for_the_watchers_next_tick(monkeyp
 
 
 @pytest.fixture
-def lost_handler(monkeypatch):
+def lost_handler():
     """A SIGINT handler whose exception is lost, as in a ctypes callback: it counts its calls."""
     calls = []
     before = signal.signal(signal.SIGINT, lambda signum, _frame: calls.append(signum))
@@ -269,7 +269,7 @@ def test_a_watched_block_stopped_by_a_lost_ctrl_c_does_not_end_as_if_finished(lo
 
 
 @pytest.mark.timeout(10)
-def test_other_signals_do_not_stop_a_watched_call(monkeypatch):
+def test_other_signals_do_not_stop_a_watched_call():
     from nqueens_cp.backends import watch
     from nqueens_cp.backends.base import Deadline
 
