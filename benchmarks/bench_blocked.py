@@ -16,7 +16,7 @@ import time
 
 import nqueens_cp as nq
 from nqueens_cp.backends import Status
-from nqueens_cp.generate import blocked_instance
+from nqueens_cp.bench.generate import blocked_instance
 
 SETS = [(28, 595), (48, 1962), (50, 2142), (56, 2734)]
 

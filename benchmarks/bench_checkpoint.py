@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import nqueens_cp as nq
-from nqueens_cp.partition import count_partitioned, pool_runner
+from nqueens_cp.run.partition import count_partitioned, pool_runner
 
 A000170 = {11: 2680, 12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512}
 

@@ -70,7 +70,7 @@ def unique_seconds(n: int, workers: int) -> float:
 
 
 def checkpoint_seconds(n: int, workers: int) -> float:
-    from nqueens_cp.partition import checked_total, count_partitioned, pool_runner
+    from nqueens_cp.run.partition import checked_total, count_partitioned, pool_runner
 
     part = nq.get_backend("bitmask").partition(nq.Problem(n), 3)
     with tempfile.TemporaryDirectory() as folder:

@@ -14,7 +14,7 @@ import os
 import time
 
 import nqueens_cp as nq
-from nqueens_cp.render import write_solutions
+from nqueens_cp.io.render import write_solutions
 
 
 class Counter:

@@ -53,7 +53,7 @@ def main() -> None:
             print(f"{s['backend']:10} {s['solved']:7} {s['unknown']:8} {median:>9} {s['par2']:9.1f}")
 
         from nqueens_cp.backends.sat import encode
-        from nqueens_cp.formats import read_model
+        from nqueens_cp.io.formats import read_model
 
         encode(read_model(next(folder.glob("n48-*.param"))))  # imports and caches, outside the timings
         rows = [json.loads(line) for line in r.stdout.splitlines()[:-1]]

@@ -25,10 +25,10 @@ _WHERE = {
     "Unknown": "backends",
     "UnsupportedProblem": "backends",
     "get_backend": "backends",
-    "InvalidProblem": "problem",
-    "NQueensError": "problem",
-    "Problem": "problem",
-    "Solution": "problem",
+    "InvalidProblem": "model.problem",
+    "NQueensError": "model.problem",
+    "Problem": "model.problem",
+    "Solution": "model.problem",
 }
 
 __all__ = sorted(_WHERE)

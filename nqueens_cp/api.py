@@ -7,12 +7,24 @@ it after yielding the solutions found before the stop.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
-from .backends import DEFAULT_BACKEND, Backend, ClassCount, Outcome, Status, TimeLimitReached, Unknown, get_backend
-from .problem import Problem, Solution, as_problem, board_rows
+from .backends import (
+    DEFAULT_BACKEND,
+    Backend,
+    ClassCount,
+    Outcome,
+    Plan,
+    Status,
+    TimeLimitReached,
+    Unknown,
+    UnsupportedProblem,
+    get_backend,
+)
+from .model.problem import Problem, Solution, as_problem, board_rows
 
 
 def prepare(problem: Problem | int, backend: str | Backend, task: str, options: dict[str, Any]):
@@ -74,6 +86,63 @@ def count_classes(problem: Problem | int, backend: str | Backend = DEFAULT_BACKE
     """The solutions counted by symmetry class under the problem's own symmetries."""
     p, b, _ = prepare(problem, backend, "unique", options)
     return b.count_classes(p)
+
+
+#: Rows fixed per sub-problem of a partitioned count where the backend cuts by rows.
+PARTITION_DEPTH = 3
+
+
+def count_partitioned(
+    problem: Problem | int,
+    backend: str | Backend = DEFAULT_BACKEND,
+    *,
+    depth: int | None = None,
+    workers: int | None = None,
+    dask: str | None = None,
+    dask_wait: float | None = None,
+    checkpoint: Path | None = None,
+    check: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[int, Plan]:
+    """(count, plan): the count cut into the backend's numbered sub-problems, run on a process
+    pool of `workers` (default: every core) or on Dask (`dask`: a scheduler address, or
+    "local"), each finished sub-problem recorded in `checkpoint` and skipped when the count is
+    resumed. With `check`, a finished checkpoint is re-checked and re-summed; nothing runs."""
+    from .run.parallel import default_workers, max_workers
+    from .run.partition import (
+        DASK_WAIT_SECONDS,
+        check_dask_address,
+        checked_total,
+        dask_runner,
+        open_checkpoint,
+        pool_runner,
+    )
+    from .run.partition import (
+        count_partitioned as run_partition,
+    )
+
+    p, b, plan = prepare(problem, backend, "count", {})
+    if not b.capabilities.partition:
+        raise UnsupportedProblem(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
+    if check and checkpoint is None:
+        raise ValueError("check re-reads a checkpoint: give one")
+    if dask is not None:
+        if not dask.strip():
+            raise UnsupportedProblem("--dask needs a scheduler address (tcp://HOST:PORT) or 'local'")
+        check_dask_address(dask)
+    if workers is not None and not 1 <= workers <= max_workers():
+        raise UnsupportedProblem(f"--workers must be 1..{max_workers()} on this machine, got {workers}")
+    part = b.partition(p, depth or PARTITION_DEPTH)
+    if check:
+        assert checkpoint is not None
+        total = checked_total(part, checkpoint)
+    else:
+        ckpt = open_checkpoint(part, checkpoint) if checkpoint is not None else None  # refused before any work
+        wait = DASK_WAIT_SECONDS if dask_wait is None else dask_wait
+        runner = dask_runner(dask, workers, wait) if dask else pool_runner(workers or default_workers())
+        total = run_partition(part, runner, ckpt, progress)
+    where = "checked from the checkpoint" if check else f"on Dask ({dask})" if dask else "on the process pool"
+    return total, Plan("count", plan.algorithm, f"{part.size} numbered sub-problems {where}", workers or 1)
 
 
 def solve_n_queens(n: int) -> list[list[str]]:

@@ -14,7 +14,7 @@ import os
 import signal
 import sys
 
-from .interrupts import said
+from .run.interrupts import said
 
 
 def _quit_now(signum: int, _frame: object) -> None:
@@ -31,7 +31,7 @@ def main() -> None:
     from typer.main import get_command
 
     from .cli import Terminated, app
-    from .interrupts import note
+    from .run.interrupts import note
 
     # Building the click group reads every command's annotations (a tenth of a second): still
     # start-up, outside the handlers of `cli`, so a signal there must end the process here too.

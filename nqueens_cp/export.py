@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TextIO
 
 from .backends import BACKENDS, backend_class, get_backend
-from .minizinc import data_text, model_text
-from .problem import NQueensError, Problem
+from .io.minizinc import data_text, model_text
+from .model.problem import NQueensError, Problem
 
 #: The format written here rather than from a backend's own model.
 MINIZINC = "mzn"

@@ -1,5 +1,6 @@
-"""The package's shape, checked from its source: no import cycle (lazy imports included), generic
-machinery that imports no backend, and no backend named outside nqueens_cp/backends/."""
+"""The package's shape, checked from its source: layers that import only downwards, no import
+cycle (lazy imports included), generic machinery that imports no backend, and no backend named
+outside nqueens_cp/backends/. docs/architecture.md draws the same layers."""
 
 import ast
 from pathlib import Path
@@ -8,7 +9,31 @@ import nqueens_cp
 from nqueens_cp.backends import BACKENDS
 
 ROOT = Path(nqueens_cp.__file__).parent
-GENERIC = ("nqueens_cp.parallel", "nqueens_cp.partition", "nqueens_cp.sandbox")
+GENERIC = ("nqueens_cp.run", "nqueens_cp.bench.sandbox")
+
+#: The layers, lowest first: a module may import its own layer and those below, never above.
+#: The package's __init__ (the public API, loaded lazily) stands above them all.
+LAYERS = (
+    ("model",),
+    ("run",),
+    ("io",),
+    ("backends",),
+    ("api", "export"),
+    ("check",),
+    ("bench",),
+    ("cli",),
+    ("entry",),
+)
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    if len(parts) < 2:
+        return None
+    for level, tops in enumerate(LAYERS):
+        if parts[1] in tops:
+            return level
+    raise AssertionError(f"{module} belongs to no layer: add it to LAYERS and docs/architecture.md")
 
 
 def _module_name(path: Path) -> str:
@@ -44,6 +69,25 @@ def _graph() -> dict[str, set[str]]:
     return {name: _imports(name, path, set(mods)) for name, path in mods.items()}
 
 
+def test_every_module_imports_only_its_own_layer_and_those_below():
+    for name, targets in _graph().items():
+        level = _layer(name)
+        if level is None:
+            continue
+        for target in targets:
+            other = _layer(target)
+            assert other is None or other <= level, f"{name} ({LAYERS[level]}) imports {target} ({LAYERS[other]})"
+
+
+def test_the_layers_name_every_subpackage():
+    for path in ROOT.iterdir():
+        if path.name.startswith("_") or path.name == "__pycache__" or not (path.is_dir() or path.suffix == ".py"):
+            continue
+        if path.is_dir() and not (path / "__init__.py").exists():
+            continue
+        _layer(f"nqueens_cp.{path.stem}")
+
+
 def test_the_import_graph_has_no_cycle():
     graph = _graph()
     state: dict[str, int] = {}  # 1 on the current path, 2 finished
@@ -65,7 +109,9 @@ def test_the_import_graph_has_no_cycle():
 
 def test_generic_machinery_imports_no_backend():
     graph = _graph()
-    for name in GENERIC:
+    generic = [m for m in graph if any(m == g or m.startswith(g + ".") for g in GENERIC)]
+    assert generic
+    for name in generic:
         reach, todo = set(), [name]
         while todo:
             for nxt in graph[todo.pop()] - reach:

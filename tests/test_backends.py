@@ -9,9 +9,8 @@ from hypothesis import HealthCheck, given, settings
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
-from nqueens_cp.formats import read_model
-
-from .conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy
+from nqueens_cp.io.formats import read_model
+from tests.conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy
 
 ALL = ["bitmask", "cpsat", "constraint", "sat"]
 #: Largest n each backend enumerates in a test in well under a second or two.

@@ -8,10 +8,9 @@ import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends import Status
 from nqueens_cp.backends.bitmask import BitmaskBackend
-from nqueens_cp.formats import read_model
-from nqueens_cp.generate import blocked_instance
-
-from .conftest import brute_force_problem, run
+from nqueens_cp.bench.generate import blocked_instance
+from nqueens_cp.io.formats import read_model
+from tests.conftest import brute_force_problem, run
 
 
 def free_per_line(p: Problem) -> tuple[list[int], list[int]]:

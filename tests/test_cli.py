@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import Problem
-from nqueens_cp.formats import read_model
-
-from .conftest import A000170, MODELS, backtrack_count, children, csplib_counts, run, script
+from nqueens_cp.io.formats import read_model
+from tests.conftest import A000170, MODELS, backtrack_count, children, csplib_counts, run, script
 
 
 def test_solve_boards_is_leetcode_style():

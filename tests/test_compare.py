@@ -8,12 +8,11 @@ import time
 
 import pytest
 
-from nqueens_cp.compare import check_group
-from nqueens_cp.formats import read_model
-from nqueens_cp.results import read_rows, summarize
-from nqueens_cp.sandbox import GRACE_SECONDS, Sandbox
-
-from .conftest import A000170, MODELS, brute_force_problem, children, gone, interrupt_when, run
+from nqueens_cp.bench.compare import check_group
+from nqueens_cp.bench.results import read_rows, summarize
+from nqueens_cp.bench.sandbox import GRACE_SECONDS, Sandbox
+from nqueens_cp.io.formats import read_model
+from tests.conftest import A000170, MODELS, brute_force_problem, children, gone, interrupt_when, run
 
 JOBS = "tests.sandbox_jobs"
 

@@ -9,10 +9,9 @@ from nqueens_cp import Problem
 from nqueens_cp.backends.base import Deadline
 from nqueens_cp.backends.bitmask import constellations as cs
 from nqueens_cp.backends.bitmask.backend import classes_from_symmetric
-from nqueens_cp.partition import count_partitioned, pool_runner
-from nqueens_cp.symmetry import NAMES
-
-from .conftest import A000170, A002562, A007705, A051223, brute_force, run
+from nqueens_cp.model.symmetry import NAMES
+from nqueens_cp.run.partition import count_partitioned, pool_runner
+from tests.conftest import A000170, A002562, A007705, A051223, brute_force, run
 
 #: OEIS A032522: solutions fixed by the half turn ("point symmetric"), n = 1..
 A032522 = [1, 0, 0, 2, 2, 4, 8, 4, 16, 12, 48, 80, 136, 420, 1240, 3000, 8152, 18104]
@@ -36,7 +35,7 @@ def test_classes_by_orbit_match_a_brute_force_partition():
     """Orbits of the brute-force solutions, grouped by hand, against the by-orbit counts."""
     from collections import Counter
 
-    from nqueens_cp.symmetry import orbit
+    from nqueens_cp.model.symmetry import orbit
 
     for n in range(4, 9):
         sols = brute_force(n)
@@ -128,7 +127,7 @@ def test_a_checkpoint_of_another_numbering_is_refused(tmp_path):
     """The fingerprint names the list of sub-problems, not only its length: a checkpoint made
     with the same items in another order (or another order of representatives) is refused, not
     resumed with counts recorded under other numbers."""
-    from nqueens_cp.partition import CheckpointError
+    from nqueens_cp.run.partition import CheckpointError
 
     p = Problem(13)
     cons = cs.constellations(p)
@@ -170,7 +169,7 @@ def test_every_class_of_constellations_is_searched_once(ring):
     """Against the symmetry module's own transform: of the constellations of a solution's 8
     images (its constellation's class), exactly one is searched, on every ring, whichever order
     picks it."""
-    from nqueens_cp.symmetry import transform
+    from nqueens_cp.model.symmetry import transform
 
     n = 8
     cons = cs.constellations(Problem(n), ring=ring)

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
-from nqueens_cp.answers import judge, read_answers
+from nqueens_cp.check.answers import judge, read_answers
 from nqueens_cp.export import export
-
-from .conftest import A000170, MODELS, brute_force_problem, gone, interrupt_when, problem_strategy, run
+from nqueens_cp.io.formats import read_model
+from tests.conftest import A000170, MODELS, brute_force_problem, gone, interrupt_when, problem_strategy, run
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = f"{sys.executable} {ROOT / 'examples' / 'nqueens_good.py'} {{n}}"
@@ -114,7 +114,7 @@ def test_the_minizinc_export_is_the_reviewed_model_and_its_data(tmp_path):
         if stmt:
             key, value = (s.strip() for s in stmt.split("=", 1))
             data[key] = value
-    p = nq.formats.read_model(MODELS / "blocked-8.toml")
+    p = read_model(MODELS / "blocked-8.toml")
     assert data["n"] == "8" and data["diagonals"] == data["knight"] == data["torus"] == "true"
     pairs = [tuple(int(v) - 1 for v in m) for m in re.findall(r"(\d+), (\d+)", data["blocked"])]
     assert sorted(pairs) == sorted(p.blocked) and int(data["nblocked"]) == len(p.blocked)

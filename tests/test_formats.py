@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import Problem
-from nqueens_cp.formats import ModelFileError, read_model, write_param, write_toml
+from nqueens_cp.io.formats import ModelFileError, read_model, write_param, write_toml
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -100,7 +100,7 @@ def test_byte_order_mark_and_tabs_are_not_squares(tmp_path):
 
 
 def test_a_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypatch):
-    import nqueens_cp.formats as formats
+    import nqueens_cp.io.formats as formats
 
     monkeypatch.setattr(formats, "MAX_MODEL_BYTES", 10)
     with pytest.raises(ModelFileError, match="more than an instance file may have"):

@@ -13,9 +13,8 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp import NQueensError, Problem
-from nqueens_cp.partition import CheckpointError, count_partitioned, dask_runner, pool_runner
-
-from .conftest import A000170, children, run, script
+from nqueens_cp.run.partition import CheckpointError, count_partitioned, dask_runner, pool_runner
+from tests.conftest import A000170, children, run, script
 
 
 def part(p, depth=3):
@@ -164,7 +163,7 @@ def test_dask_gets_a_few_tasks_per_worker_not_one_per_item(workers):
     """A Dask task costs milliseconds of scheduling: thousands of one-item tasks made
     `count 17 --dask local` take 21 s where the pool takes 5. Items go in chunks, a bounded number
     per worker, and every item comes back once with its own result."""
-    from nqueens_cp.partition import DASK_TASKS_PER_WORKER, Partition, _gather
+    from nqueens_cp.run.partition import DASK_TASKS_PER_WORKER, Partition, _gather
 
     part = Partition({"test": 1}, 3000, lambda ctx, i: ctx * i, 7, None, None)
     client = _FakeClient(workers)
@@ -396,7 +395,7 @@ def _descendants(pid: int) -> list[int]:
 _BROKEN_PIPE_WHILE_RUNNING = """
 import os, signal, sys
 import nqueens_cp as nq
-from nqueens_cp.partition import dask_runner, pool_runner
+from nqueens_cp.run.partition import dask_runner, pool_runner
 signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as the nqueens script sets it
 r, w = os.pipe()
 os.close(r)  # a pipe whose reader is gone, like one to a child that exited

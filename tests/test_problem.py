@@ -1,7 +1,7 @@
 import pytest
 
 from nqueens_cp import InvalidProblem, Problem
-from nqueens_cp.problem import (
+from nqueens_cp.model.problem import (
     BoardSizeError,
     FixedConflict,
     FixedOnBlocked,

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import Problem
-
-from .conftest import children, gone, interrupt_when, script
+from tests.conftest import children, gone, interrupt_when, script
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -284,8 +283,8 @@ def test_other_signals_do_not_stop_a_watched_call():
 
 
 def test_a_noted_signal_is_delivered_again_at_the_next_deadline_check(monkeypatch):
-    from nqueens_cp import interrupts
     from nqueens_cp.backends.base import Deadline
+    from nqueens_cp.run import interrupts
 
     Deadline("test", None).check()
     monkeypatch.setattr(interrupts, "_noted", signal.SIGINT)
@@ -297,9 +296,11 @@ def test_a_noted_signal_is_delivered_again_at_the_next_deadline_check(monkeypatc
 def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, failure):
     """After a dropped Ctrl-C the count ran on and was printed with exit 0; one raised in numba's
     import came back as an ImportError, and a traceback."""
-    from nqueens_cp import cli, interrupts
+    from nqueens_cp import cli
+    from nqueens_cp.cli import solving
+    from nqueens_cp.run import interrupts
 
-    real = cli._prepare
+    real = solving.prepare
 
     def prepare(*args, **kw):
         interrupts.note(signal.SIGINT)  # the handler ran, and its exception was lost
@@ -308,7 +309,7 @@ def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, 
         return real(*args, **kw)
 
     monkeypatch.setattr(interrupts, "_noted", None)
-    monkeypatch.setattr(cli, "_prepare", prepare)
+    monkeypatch.setattr(solving, "prepare", prepare)
     with pytest.raises(SystemExit) as exit_:
         cli.app(["count", "4"])
     assert exit_.value.code == 130

@@ -8,9 +8,8 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
-from nqueens_cp.symmetry import NAMES, TABLE, canonical, orbit, problem_symmetries, transform
-
-from .conftest import A000170, A002562, brute_force, run
+from nqueens_cp.model.symmetry import NAMES, TABLE, canonical, orbit, problem_symmetries, transform
+from tests.conftest import A000170, A002562, brute_force, run
 
 
 def count_unique(p, backend="bitmask", **options):
@@ -98,7 +97,7 @@ def _numbered(_context, i):
 
 @pytest.mark.parametrize(("items", "workers"), [(0, 2), (1, 2), (57, 2), (57, 3)])
 def test_shared_work_covers_every_item_once(items, workers):
-    from nqueens_cp.parallel import share_work
+    from nqueens_cp.run.parallel import share_work
 
     totals = share_work(_numbered, items, workers, None, width=3)
     assert totals == (items * (items - 1) // 2, items, sum(i * i for i in range(items)))
@@ -161,7 +160,7 @@ def test_the_table_and_the_compiled_transform_are_the_same_symmetries():
     import numpy as np
 
     from nqueens_cp.backends.bitmask.rowkernels import count_canonical
-    from nqueens_cp.symmetry import image_square, table_array
+    from nqueens_cp.model.symmetry import image_square, table_array
 
     for name in TABLE:
         assert all(image_square(name, 7, r, c) == _written_out(name, 7, r, c) for r in range(7) for c in range(7))

@@ -7,9 +7,8 @@ from hypothesis import strategies as st
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends.bitmask.construct import construct
-from nqueens_cp.verify import verify
-
-from .conftest import A007705, A051223, brute_force_problem
+from nqueens_cp.check.verify import verify
+from tests.conftest import A007705, A051223, brute_force_problem
 
 
 def test_superqueens_match_oeis_a051223():

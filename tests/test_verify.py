@@ -8,10 +8,9 @@ from hypothesis import HealthCheck, given, settings
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends.bitmask import BitmaskBackend
-from nqueens_cp.formats import read_model
-from nqueens_cp.verify import prefixes, verify, verify_partition
-
-from .conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy
+from nqueens_cp.check.verify import prefixes, verify, verify_partition
+from nqueens_cp.io.formats import read_model
+from tests.conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy
 
 
 class DropsOne(BitmaskBackend):

@@ -18,12 +18,15 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, TextIO
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 import numpy as np
 
-from ..interrupts import deliver
-from ..problem import PIECES, NQueensError, Problem, Solution
+from ..model.problem import PIECES, NQueensError, Problem, Solution
+from ..run.interrupts import deliver
+
+if TYPE_CHECKING:
+    from ..run.partition import Partition
 
 #: Solutions a default `batches` gathers into one array.
 BATCH_ROWS = 4096
@@ -277,6 +280,13 @@ class Backend:
             stream.close()  # type: ignore[attr-defined]
         return Outcome(Status.NO_SOLUTION, count=0, stats=self.stats)
 
+    def partition(self, problem: Problem, depth: int) -> Partition:
+        """Optional, with `capabilities.partition`: the count of `problem` as numbered work items
+        (`run.partition.Partition`) whose results add up to the total, for the process pool,
+        Dask and checkpoints; `depth` is how many rows a sub-problem fixes where the backend cuts
+        by rows."""
+        raise UnsupportedProblem(f"backend {self.name!r} cannot cut a count into sub-problems")
+
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         """Write the backend's model of `problem` in `fmt`, one of `capabilities.exports`, so
         that a solver outside this package can be run on exactly what this backend solves."""
@@ -285,7 +295,7 @@ class Backend:
     def count_classes(self, problem: Problem) -> ClassCount:
         """The solutions counted by symmetry class (fundamental solutions): by default every
         solution is enumerated and tested for being its class's canonical member."""
-        from ..symmetry import canonical_stabilizer, problem_symmetries
+        from ..model.symmetry import canonical_stabilizer, problem_symmetries
 
         group = problem_symmetries(problem)
         by_orbit: dict[int, int] = {}

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import constraint as pc
 
-from ..problem import Problem, Solution
+from ..model.problem import Problem, Solution
 from .base import Backend, Capabilities
 
 #: The largest board modelled: n^2/2 pairwise constraints (20,000 here).

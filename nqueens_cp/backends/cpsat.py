@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from ortools.sat.python import cp_model
 
-from ..problem import Problem, Solution
+from ..model.problem import Problem, Solution
 from .base import (
     Backend,
     BackendError,

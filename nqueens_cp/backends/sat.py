@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple, TextIO
 
-from ..dimacs import square_variables, write_cnf
-from ..problem import Problem, Solution
+from ..io.dimacs import square_variables, write_cnf
+from ..model.problem import Problem, Solution
 from .base import (
     Backend,
     BackendError,

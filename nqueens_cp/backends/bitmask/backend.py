@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ...problem import Problem, Solution
+from ...model.problem import Problem, Solution
 from ..base import Backend, BackendError, Capabilities, ClassCount, Outcome, Plan, Status, Unknown
 from . import planner, pysearch
 from .construct import construct
@@ -35,7 +35,7 @@ class BitmaskBackend(Backend):
     )
 
     def _plan(self, problem: Problem, task: str) -> Plan:
-        from ...parallel import default_workers, max_workers
+        from ...run.parallel import default_workers, max_workers
 
         workers = self.settings.get("workers")
         if workers is not None and workers > max_workers():
@@ -116,7 +116,7 @@ class BitmaskBackend(Backend):
         total = 0
         try:
             if plan.workers > 1:
-                from ...parallel import share_work
+                from ...run.parallel import share_work
 
                 load_kernels(masks, diag)
                 (total,) = share_work(count_item, len(subs), plan.workers, context, 1, progress, deadline.check)
@@ -190,7 +190,7 @@ class BitmaskBackend(Backend):
         progress = self.settings.get("progress")
         if plan.workers == 1:
             return cs.classes_in_process(problem, cons, deadline, progress)
-        from ...parallel import share_work
+        from ...run.parallel import share_work
 
         cs.load_kernels(problem)
         context = (problem, cons)
@@ -202,7 +202,7 @@ class BitmaskBackend(Backend):
         """The count as numbered work items for nqueens_cp.partition (pool, Dask, checkpoints):
         symmetry classes of constellations where all 8 symmetries hold, else the first `depth`
         rows' placements."""
-        from ...partition import Partition
+        from ...run.partition import Partition
 
         plan = self.plan(problem, "count")
         if plan.algorithm == "constellations":
@@ -225,7 +225,7 @@ def classes_from_symmetric(problem: Problem, q: int, p: int, r: int) -> ClassCou
     """Classes by orbit size from Q (all solutions), P (fixed by the half turn) and R (fixed by
     the quarter turn): only rotations fix a queen-like solution, so orbits have 8, 4 or 2
     members. The identities are checked before anything is reported."""
-    from ...symmetry import NAMES
+    from ...model.symmetry import NAMES
 
     u8, u4, u2 = (q - p) // 8, (p - r) // 4, r // 2
     unique = u8 + u4 + u2

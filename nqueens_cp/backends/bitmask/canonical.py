@@ -16,8 +16,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ...problem import Problem
-from ...symmetry import NAMES, problem_symmetries, table_array
+from ...model.problem import Problem
+from ...model.symmetry import NAMES, problem_symmetries, table_array
 from ..base import ClassCount, Deadline
 from .split import masks_array
 
@@ -78,7 +78,7 @@ def count_classes(problem: Problem, workers: int, deadline: Deadline) -> ClassCo
     group = problem_symmetries(problem)
     table = table_array(group)
     if workers > 1:
-        from ...parallel import share_work
+        from ...run.parallel import share_work
 
         _canonical_counts(Problem(4), table, masks_array(Problem(4)), deadline)  # compile before forking
         searches = list(pin_second_row(candidate_masks(problem, group)))

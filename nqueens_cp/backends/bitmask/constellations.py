@@ -34,12 +34,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...problem import Problem
-from ...symmetry import NAMES, TABLE
+from ...model.problem import Problem
+from ...model.symmetry import NAMES, TABLE
 from ..base import Deadline
 
 if TYPE_CHECKING:
-    from ...partition import Partition
+    from ...run.partition import Partition
 
 #: Bits of the `fixed` flags: which rotations map a constellation onto itself; SYMMETRIC marks
 #: the item that counts the solutions fixed by rotations directly (plain queens).
@@ -241,7 +241,7 @@ def item_info(cons: Constellations, i: int) -> dict[str, Any]:
 def partition(problem: Problem, cons: Constellations) -> Partition:
     """The sub-problems as numbered work items (pool, Dask, checkpoints); the fingerprint names
     the list itself, so a checkpoint of another numbering is refused rather than mixed in."""
-    from ...partition import Partition
+    from ...run.partition import Partition
     from .split import fingerprint
 
     return Partition(

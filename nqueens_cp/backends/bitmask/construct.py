@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from math import gcd
 
-from ...problem import Problem, Solution
+from ...model.problem import Problem, Solution
 
 #: What `construct` says when it has no closed form for the board: search it.
 UNKNOWN = "unknown"

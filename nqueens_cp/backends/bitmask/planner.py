@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...problem import Problem
+from ...model.problem import Problem
 from ..base import Plan, UnsupportedProblem
 from .construct import has_closed_form
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...problem import Problem, Solution
+from ...model.problem import Problem, Solution
 from ..base import Deadline
 
 #: Placements between two looks at the clock: a few milliseconds.

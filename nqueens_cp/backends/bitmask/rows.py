@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ...problem import Problem
+from ...model.problem import Problem
 from ..base import Deadline
 from .split import masks_array
 

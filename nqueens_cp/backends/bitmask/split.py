@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ...problem import Problem
+from ...model.problem import Problem
 
 
 def masks_array(problem: Problem) -> np.ndarray:

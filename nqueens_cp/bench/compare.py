@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .backends import UnsupportedProblem, backend_class
-from .problem import NQueensError, Problem
+from ..backends import UnsupportedProblem, backend_class
+from ..model.problem import NQueensError, Problem
 from .results import DECIDED, is_wrong
 from .runs import Job, backend_for
 from .sandbox import Result, Sandbox
@@ -176,7 +176,7 @@ def compare(
         if not waiting[inst.label] and groups[inst.label]:
             finish(inst.label)
     memory = memory_limit_mb * 2**20 if memory_limit_mb is not None else None
-    with Sandbox("nqueens_cp.runs", jobs, time_limit, memory) as sandbox:
+    with Sandbox("nqueens_cp.bench.runs", jobs, time_limit, memory) as sandbox:
         for result in sandbox.run(todo):
             label, index = result.key
             _fill(groups[label][index], result)

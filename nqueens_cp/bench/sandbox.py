@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from .parallel import _die_with_parent
+from ..run.parallel import _die_with_parent
 
 #: A worker is killed this many seconds past its run's wall-clock limit: jobs that can stop
 #: themselves are given the time to do so (and the caller judges a late answer a time-out).

@@ -14,7 +14,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-from .problem import MAX_N, InvalidProblem, NQueensError, Problem, Square
+from ..model.problem import MAX_N, InvalidProblem, NQueensError, Problem, Square
 
 #: Instance files larger than this are refused before they are read (the largest real ones,
 #: the ASP competition's, are a few hundred kilobytes).

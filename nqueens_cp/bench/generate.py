@@ -12,8 +12,8 @@ import hashlib
 import random
 from pathlib import Path
 
-from .formats import write_param
-from .problem import InvalidProblem, NQueensError, Problem
+from ..io.formats import write_param
+from ..model.problem import InvalidProblem, NQueensError, Problem
 
 #: The generator lists all n^2 squares; boards this size are far past what search decides.
 MAX_GENERATED_N = 1000

@@ -19,8 +19,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .dimacs import read_answers as read_dimacs
-from .problem import NQueensError, Problem, Solution
+from ..io.dimacs import read_answers as read_dimacs
+from ..model.problem import NQueensError, Problem, Solution
 
 PIECE_CHARS = frozenset("QRSFqrsf")
 EMPTY_CHARS = frozenset(".Xx-_")

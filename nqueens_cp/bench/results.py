@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from .problem import NQueensError
+from ..model.problem import NQueensError
 
 #: The columns, in order. `answer` is the solution as a JSON list of columns (first), or the
 #: count (count, solve); `digest` names the set of solutions a `solve` run produced; `check` is

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from .problem import NQueensError, Problem, Solution, Square
+from ..model.problem import NQueensError, Problem, Solution, Square
 
 
 def square_variables(problem: Problem) -> dict[Square, int]:

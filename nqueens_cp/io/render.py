@@ -8,7 +8,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .problem import Problem, Solution
+from ..model.problem import Problem, Solution
 
 FORMATS = ("boards", "json", "jsonl", "csv")
 PIECE_LETTER = {"queen": "Q", "rook": "R", "superqueen": "S"}
@@ -61,7 +61,7 @@ def write_solutions(
     csv: a header `r0,r1,...` then one line of columns per solution."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
-    from . import _render_kernels as k
+    from . import render_kernels as k
 
     n = problem.n
     if fmt == "csv":

@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .api import known
-from .backends import Backend, BackendError, available_backends, get_backend
-from .problem import Problem, Solution, Square, as_problem
+from ..api import known
+from ..backends import Backend, BackendError, available_backends, get_backend
+from ..model.problem import Problem, Solution, Square, as_problem
 
 #: How many example solutions or prefixes a report names per kind of difference.
 SHOWN = 5

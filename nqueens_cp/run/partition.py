@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .problem import NQueensError
+from ..model.problem import NQueensError
 
 
 @dataclass(frozen=True)

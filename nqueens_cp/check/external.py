@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..backends import Backend, Unknown
+from ..io.render import draw
+from ..model.problem import NQueensError, Problem, Solution
 from .answers import Judgement, judge, read_answers
-from .backends import Backend, Unknown
-from .problem import NQueensError, Problem, Solution
-from .render import draw
 
 #: How many examples of each kind of difference a report names.
 SHOWN = 5

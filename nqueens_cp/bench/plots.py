@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .problem import NQueensError
+from ..model.problem import NQueensError
 from .results import DECIDED, is_wrong
 
 PLOT_SUFFIXES = (".png", ".svg")

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from .problem import Problem, Square
+from ..model.problem import Problem, Square
 
 
 def model_text() -> str:
-    return files("nqueens_cp").joinpath("data/nqueens.mzn").read_text()
+    return files("nqueens_cp.io").joinpath("data/nqueens.mzn").read_text()
 
 
 def _pairs(squares: tuple[Square, ...]) -> str:

@@ -15,8 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .backends import Backend, BackendError, Outcome, Status, backend_class, get_backend
-from .problem import Problem
+from ..backends import Backend, BackendError, Outcome, Status, backend_class, get_backend
+from ..model.problem import Problem
 
 TASKS = ("first", "count", "solve")
 

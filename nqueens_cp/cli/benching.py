@@ -1,0 +1,180 @@
+"""compare and generate: backends side by side over many instances under hard limits, and the
+instances to run them on."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..backends import available_backends
+from ..model.problem import Problem
+from .app import EXIT_DISAGREE, UserError, app
+from .options import PieceOpt, ProblemSpec, SatSolverOpt, TorusOpt, backend_names, int_list, size_range
+from .output import echo, output
+
+
+@app.command()
+def compare(
+    ns: Annotated[str | None, typer.Option("--n", help="Board sizes: N or A..B (with --piece, --torus).")] = None,
+    models: Annotated[
+        list[str] | None,
+        typer.Option("--model", help="Instance file, folder or quoted glob ('sets/*.param'); repeatable."),
+    ] = None,
+    backends: Annotated[
+        str | None, typer.Option("--backends", help="Comma-separated backends (default: every one installed).")
+    ] = None,
+    task: Annotated[
+        str, typer.Option("--task", help="first (decide: find one), count, or solve (enumerate every solution).")
+    ] = "count",
+    piece: PieceOpt = "queen",
+    torus: TorusOpt = False,
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", help="Seconds per run; a run past it is killed (unknown).")
+    ] = None,
+    memory_limit: Annotated[
+        int | None, typer.Option("--memory-limit", help="MB per run; a run past it is killed (unknown).")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Runs side by side, one worker process each.")] = 1,
+    sat_solver: SatSolverOpt = None,
+    target: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Stream one row per run to FILE.csv or FILE.jsonl.")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Skip the runs already in --output.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print a JSON line per run as it ends, then one with the summary.")
+    ] = False,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Cactus plot (and, for two backends, a scatter plot): .png or .svg.")
+    ] = None,
+) -> None:
+    """Run backends side by side over instances with hard limits; check every answer (exit 1 on a wrong one)."""
+    from ..bench import compare as c
+    from ..bench.plots import PLOT_SUFFIXES, pyplot
+    from ..bench.report import RUNS_SHOWN, Live, runs_table, summary_table
+    from ..bench.results import ResultsFile, summarize
+    from ..run.parallel import max_workers
+
+    names = backend_names(backends)
+    names = available_backends() if names is None else names
+    if not names:
+        raise UserError("--backends names no backend")
+    if task not in ("first", "count", "solve"):
+        raise UserError(f"--task must be first, count or solve, not {task!r}")
+    if not 1 <= jobs <= max_workers():
+        raise UserError(f"--jobs must be 1..{max_workers()} on this machine, got {jobs}")
+    if resume and target is None:
+        raise UserError("--resume continues an --output file: give one")
+    if plot is not None:  # refused before the runs, not after them
+        if plot.suffix.lower() not in PLOT_SUFFIXES:
+            raise UserError(f"--plot writes .png or .svg, not {plot.suffix or 'no extension'!r}")
+        folder = plot.parent if str(plot.parent) else Path(".")
+        if not folder.is_dir() or not os.access(folder, os.W_OK) or plot.is_dir():
+            raise UserError(f"cannot write {plot}: its folder is missing or not writable")
+        pyplot()
+    instances: list[c.Instance] = []
+    if ns:
+        instances += [c.Instance(c.board_label(p), p) for p in (Problem(k, piece, torus=torus) for k in size_range(ns))]
+    for path in c.model_paths(models or []):
+        instances.append(c.Instance(str(path), ProblemSpec(piece, model=path, torus=torus).problem(None)))
+    if not instances:
+        raise UserError("give --n A..B and/or --model FILE|FOLDER|GLOB")
+    if len({i.label for i in instances}) < len(instances):
+        raise UserError("an instance is given twice")
+    results = ResultsFile(target, resume) if target is not None else None
+    previous = results.previous if results is not None else []
+    live = Live(names, time_limit, len(instances) * len(names), enabled=sys.stderr.isatty() and not as_json)
+
+    def record(row: dict[str, Any]) -> None:
+        if results is not None:
+            results.write(row)
+        if as_json:
+            echo(json.dumps(row))
+        live.add(row)
+
+    options = {"sat_solver": sat_solver} if sat_solver else {}
+    try:
+        with live.running():
+            rows = c.compare(
+                instances,
+                names,
+                task,
+                time_limit=time_limit,
+                memory_limit_mb=memory_limit,
+                jobs=jobs,
+                options=options,
+                previous=previous,
+                on_row=record,
+            )
+    except KeyboardInterrupt:  # what finished is in --output; show it, then end as interrupted
+        if not as_json:
+            from rich.console import Console
+
+            Console().print(summary_table(summarize(live.rows, names, time_limit), time_limit))
+        raise
+    finally:
+        if results is not None:
+            results.close()
+    everything = [r for r in previous if r["task"] == task] + rows
+    summaries = summarize(everything, names, time_limit)
+    if as_json:
+        echo(json.dumps({"summary": [s.as_dict() for s in summaries]}))
+    else:
+        from rich.console import Console
+
+        console = Console()
+        if len(rows) <= RUNS_SHOWN:
+            console.print(runs_table(rows))
+        console.print(summary_table(summaries, time_limit))
+    if plot is not None:
+        from ..bench.plots import plot as draw_plot
+
+        draw_plot(everything, names, time_limit, plot)
+    bad = c.wrong(everything)
+    if bad:
+        first = f"{bad[0]['instance']} {bad[0]['backend']}: {bad[0]['check']}"
+        sys.stderr.write(f"nqueens: {len(bad)} wrong answer(s), the first: {first}\n")
+        raise typer.Exit(EXIT_DISAGREE)
+
+
+
+generate_app = typer.Typer(help="Write benchmark instances.", no_args_is_help=True)
+app.add_typer(generate_app, name="generate")
+
+
+@generate_app.command("blocked")
+def generate_blocked(
+    n: Annotated[str, typer.Option("--n", help="Board size, or sizes: 28,48,50,56.")],
+    blocks: Annotated[str, typer.Option("--blocks", help="Squares to block, one count per size.")],
+    min_free: Annotated[int, typer.Option("--min-free", help="Free squares every row and column keeps.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    count: Annotated[
+        int | None, typer.Option("--count", min=1, help="Instances per size, written to --out DIR.")
+    ] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="With --count: the folder to write them to.")] = None,
+    target: Annotated[Path | None, typer.Option("--output", "-o", help="The .param file (default stdout).")] = None,
+) -> None:
+    """Random blocked n-queens instances (CSPLib prob080 model) as CSPLib .param files: one, or a set."""
+    from ..bench.generate import blocked_instance, blocked_set
+    from ..io.formats import write_param
+
+    sizes, counts = int_list(n, "--n"), int_list(blocks, "--blocks")
+    if len(sizes) != len(counts):
+        raise UserError(f"--n gives {len(sizes)} sizes and --blocks {len(counts)} counts: give one count per size")
+    if count is None:
+        if out_dir is not None:
+            raise UserError("--out writes a set: give --count K too")
+        if len(sizes) > 1:
+            raise UserError("several sizes make a set: give --count K and --out DIR")
+        text = write_param(blocked_instance(sizes[0], counts[0], min_free, seed)).encode()
+        with output(target) as (out, _):
+            out.write(text)
+        return
+    if out_dir is None or target is not None:
+        raise UserError("--count writes a set to a folder: give --out DIR (not --output)")
+    written = blocked_set(out_dir, list(zip(sizes, counts, strict=True)), count, min_free, seed)
+    echo(f"wrote {written} instances to {out_dir}")

@@ -1,0 +1,164 @@
+"""The options commands share, declared once, and what turns them into a Problem.
+
+A command that takes a puzzle declares one parameter `spec: ProblemSpec` and is wrapped by
+`problem_options`: the wrapper puts the problem options (`--piece`, `--torus`, `--block`,
+`--fix`, `--model`) in its place, so every command spells and documents them the same way, and
+the command builds its Problem with `spec.problem(n)`.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..backends import BACKENDS
+from ..model.problem import Problem
+from .app import UserError
+
+NArg = Annotated[str | None, typer.Argument(metavar="N", help="Board size (may be omitted with --model).")]
+PieceOpt = Annotated[str, typer.Option("--piece", help="queen, rook or superqueen (queen + knight).")]
+TorusOpt = Annotated[bool, typer.Option("--torus", help="The board wraps around (diagonals continue).")]
+BlockOpt = Annotated[list[str] | None, typer.Option("--block", metavar="R,C", help="Blocked square, 0-based.")]
+FixOpt = Annotated[list[str] | None, typer.Option("--fix", metavar="R,C", help="Pre-placed piece, 0-based.")]
+ModelOpt = Annotated[
+    Path | None, typer.Option("--model", help="Instance file: .toml, .param (CSPLib), .lp (ASP), .txt board.")
+]
+BackendOpt = Annotated[str, typer.Option("--backend", "-b", help=f"One of {', '.join(BACKENDS)}.")]
+TimeOpt = Annotated[
+    float | None, typer.Option("--time-limit", help="Seconds; reaching it ends with exit 3 (answer unknown).")
+]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Processes (bitmask count) or CP-SAT workers.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON record (same as --format json).")]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Say on stderr which algorithm runs and why.")]
+SatSolverOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--sat-solver",
+        help="For -b sat: the python-sat solver (default cadical195; its lingeling has simplification off).",
+    ),
+]
+OneBasedOpt = Annotated[bool, typer.Option("--one-based", help="Columns are counted from 1.")]
+
+
+@dataclass(frozen=True)
+class ProblemSpec:
+    """The problem options as given on the command line."""
+
+    piece: str = "queen"
+    block: list[str] | None = None
+    fix: list[str] | None = None
+    model: Path | None = None
+    torus: bool = False
+
+    def problem(self, n: str | None) -> Problem:
+        """The problem from N and the options, or from a model file that the options add to (a
+        non-default --piece or --torus overrides the file's)."""
+        blocked = [square(b, "--block") for b in self.block or []]
+        fixed = [square(f, "--fix") for f in self.fix or []]
+        if self.model is not None:
+            from ..io.formats import read_model
+
+            base = read_model(self.model)
+            if n is not None and size(n) != base.n:
+                raise UserError(f"N = {n} differs from the model's n = {base.n}")
+            return Problem(
+                base.n,
+                self.piece if self.piece != "queen" else base.piece,
+                (*base.blocked, *blocked),
+                (*base.fixed, *fixed),
+                self.torus or base.torus,
+            )
+        if n is None:
+            raise UserError("give the board size N or --model FILE")
+        return Problem(size(n), self.piece, blocked, fixed, self.torus)
+
+
+#: The default of a command's `spec` parameter, which `problem_options` replaces.
+PROBLEM = ProblemSpec()
+
+
+def _param(name: str, annotation: Any, default: Any) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+_PROBLEM_PARAMETERS = (
+    _param("piece", PieceOpt, "queen"),
+    _param("block", BlockOpt, None),
+    _param("fix", FixOpt, None),
+    _param("model", ModelOpt, None),
+    _param("torus", TorusOpt, False),
+)
+
+
+def problem_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The command with the problem options in place of its `spec` parameter (see the module)."""
+    signature = inspect.signature(command, eval_str=True)
+    parameters: list[inspect.Parameter] = []
+    for p in signature.parameters.values():
+        if p.name == "spec":
+            parameters += _PROBLEM_PARAMETERS
+        else:
+            parameters.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+    names = [p.name for p in _PROBLEM_PARAMETERS]
+
+    @functools.wraps(command)
+    def run(**given: Any) -> None:
+        spec = ProblemSpec(**{name: given.pop(name) for name in names})
+        return command(spec=spec, **given)
+
+    run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
+    return run
+
+
+def square(text: str, flag: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*", text)
+    if not m:
+        raise UserError(f"{flag} expects R,C (0-based integers), got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def size(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError(f"N must be an integer, got {text!r}") from None
+
+
+def size_range(text: str) -> list[int]:
+    m = re.fullmatch(r"\s*(\d+)\s*(?:(?:\.\.|-)\s*(\d+)\s*)?", text)
+    if not m:
+        raise UserError(f"--n expects N or A..B, got {text!r}")
+    lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+    if lo > hi:
+        raise UserError(f"--n range {text!r} is empty")
+    return list(range(lo, hi + 1))
+
+
+def int_list(text: str, flag: str) -> list[int]:
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise UserError(f"{flag} expects integers separated by commas, got {text!r}") from None
+    if not values:
+        raise UserError(f"{flag} is empty")
+    return values
+
+
+def backend_names(text: str | None) -> list[str] | None:
+    """`--backends a,b` as a list (None when not given); an unknown name is refused before any work."""
+    if text is None:
+        return None
+    from ..backends import backend_class
+
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    for name in names:
+        backend_class(name)
+    return names

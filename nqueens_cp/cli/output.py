@@ -1,0 +1,151 @@
+"""What commands write: answers on stdout, files replaced only when a run ends well, JSON records,
+the plan on stderr with --verbose, and progress bars on stderr when it is a terminal (so stdout
+stays clean for pipes)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from .. import api
+from ..backends import Backend, Outcome, Plan
+from ..model.problem import Problem
+from ..run.interrupts import deliver
+from .app import UserError
+
+
+def backend(name: str, **given: Any) -> Backend:
+    """The backend with the options actually given; it refuses those it cannot honour."""
+    return api.get_backend(name, **{k: v for k, v in given.items() if v is not None and v is not False})
+
+
+def prepare(problem: Problem, name: str, task: str, verbose: bool, **options: Any) -> tuple[Backend, Plan]:
+    """The backend and its plan for `task` (said on stderr with --verbose), before any work."""
+    b = backend(name, **options)
+    plan = b.plan(problem, task)
+    if verbose:
+        workers = f" on {plan.workers} workers" if plan.workers > 1 else ""
+        sys.stderr.write(f"plan: {b.name} {plan.algorithm}{workers}: {plan.reason}\n")
+    return b, plan
+
+
+def record(problem: Problem, b: Backend, plan: Plan, outcome: Outcome | None, start: float) -> dict[str, Any]:
+    """The JSON record of a run: the problem, the backend, the outcome, the plan and the stats."""
+    rec: dict[str, Any] = {"n": problem.n, "piece": problem.piece, "torus": problem.torus, "backend": b.name}
+    if outcome is not None:
+        rec["status"] = outcome.status.value
+        if outcome.reason is not None:
+            rec["reason"] = outcome.reason.value
+    rec["plan"] = plan.as_dict()
+    rec["stats"] = outcome.stats if outcome is not None else b.stats
+    rec["seconds"] = round(time.perf_counter() - start, 6)
+    return rec
+
+
+def note_symmetries(group: tuple[str, ...]) -> None:
+    sys.stderr.write(f"symmetry classes under {len(group)} symmetries: {', '.join(group)}\n")
+
+
+def stdout() -> BinaryIO:
+    if sys.stdout is None:
+        raise UserError("standard output is closed: nowhere to write the result")
+    sys.stdout.flush()
+    return sys.stdout.buffer
+
+
+def echo(text: str) -> None:
+    """One answer on stdout, unless a stop request came first."""
+    deliver()  # no answer is printed after a stop request, even one whose exception was lost
+    out = stdout()
+    out.write(text.encode() + b"\n")
+    out.flush()
+
+
+@contextlib.contextmanager
+def output(path: Path | None) -> Iterator[tuple[BinaryIO, list[bool]]]:
+    """(binary stream, keep flag): stdout, or a temporary file beside `path` that replaces it
+    only when the command ends well or with a partial result it asked to keep (keep[0] set), so
+    an existing file is never truncated by a run that fails."""
+    if path is None:
+        out = stdout()
+        try:
+            yield out, [True]
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                out.flush()
+        return
+    if path.is_dir():
+        raise UserError(f"cannot write {path}: it is a directory")
+    if path.exists() and not path.is_file():  # a device or a pipe: written in place, never replaced
+        try:
+            with path.open("wb") as f:
+                yield f, [True]
+        except OSError as exc:
+            raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".part")
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+    keep = [False]
+    ok = False
+    try:
+        f = os.fdopen(fd, "wb")
+        try:
+            yield f, keep
+            ok = True
+        finally:
+            try:
+                if ok or keep[0]:
+                    f.flush()
+                    os.fsync(f.fileno())
+            finally:
+                f.close()
+            if ok or keep[0]:
+                os.replace(tmp, path)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def progress(label: str):
+    """A rich progress callback (done, total) on stderr when it is a terminal, else None."""
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext(None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    @contextlib.contextmanager
+    def bar():
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as prog:
+            task = prog.add_task(label, total=None)
+            yield lambda done, total: prog.update(task, completed=done, total=total)
+
+    return bar()
+
+
+def output_format(fmt: str | None, as_json: bool, known: tuple[str, ...], default: str) -> str:
+    if as_json:
+        if fmt not in (None, "json"):
+            raise UserError(f"--json and --format {fmt} disagree")
+        return "json"
+    fmt = fmt or default
+    if fmt not in known:
+        raise UserError(f"unknown format {fmt!r} (known: {', '.join(known)})")
+    return fmt

@@ -1,0 +1,221 @@
+"""solve, count, first: one problem, one backend, one answer (or a stream of them)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .. import api
+from ..backends import DEFAULT_BACKEND, Outcome, Status, Unknown, backend_class
+from ..io.render import FORMATS, MAX_DRAWN_N, draw, write_solutions
+from .app import PartialResult, UserError, app
+from .options import (
+    PROBLEM,
+    BackendOpt,
+    JsonOpt,
+    NArg,
+    ProblemSpec,
+    SatSolverOpt,
+    TimeOpt,
+    VerboseOpt,
+    WorkersOpt,
+    problem_options,
+)
+from .output import echo, note_symmetries, output, output_format, prepare, progress, record
+
+
+def _limited_batches(batches: Iterator[Any], limit: int | None) -> Iterator[Any]:
+    left = limit
+    for batch in batches:
+        if left is not None:
+            batch = batch[:left]
+            left -= batch.shape[0]
+        if batch.shape[0]:
+            yield batch
+        if left == 0:
+            return
+
+
+@app.command()
+@problem_options
+def solve(
+    n: NArg = None,
+    backend: BackendOpt = DEFAULT_BACKEND,
+    limit: Annotated[int | None, typer.Option("--limit", min=0, help="At most this many solutions.")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help=f"One of {', '.join(FORMATS)}.")] = None,
+    as_json: JsonOpt = False,
+    out: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    spec: ProblemSpec = PROBLEM,
+    time_limit: TimeOpt = None,
+    unique: Annotated[bool, typer.Option("--unique", help="One solution per symmetry class.")] = False,
+    sat_solver: SatSolverOpt = None,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Print the solutions, streamed. On a time limit, those found are written, then exit 3."""
+    fmt = output_format(fmt, as_json, FORMATS, "boards")
+    p = spec.problem(n)
+    b, _ = prepare(p, backend, "solve", verbose, time_limit=time_limit, sat_solver=sat_solver)
+    if unique:
+        from ..model.symmetry import canonical, problem_symmetries
+
+        group = problem_symmetries(p)
+        note_symmetries(group)
+        sols: Iterator[Any] = (s for s in b.solutions(p) if canonical(s, group) == s)
+        if limit is not None:
+            sols = api.limited(sols, limit)
+    else:
+        sols = _limited_batches(b.batches(p), limit)
+    with output(out) as (stream, keep):
+        try:
+            write_solutions(p, sols, fmt, stream)
+        except Unknown as exc:
+            keep[0] = True
+            raise PartialResult(f"{exc} (the solutions found are written)") from None
+
+
+@app.command()
+@problem_options
+def count(
+    n: NArg = None,
+    backend: BackendOpt = DEFAULT_BACKEND,
+    as_json: JsonOpt = False,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="text or json.")] = None,
+    spec: ProblemSpec = PROBLEM,
+    time_limit: TimeOpt = None,
+    workers: WorkersOpt = None,
+    unique: Annotated[bool, typer.Option("--unique", help="Count symmetry classes (fundamental solutions).")] = False,
+    dask: Annotated[
+        str | None, typer.Option("--dask", metavar="ADDRESS", help="Count on a Dask scheduler, or 'local'.")
+    ] = None,
+    checkpoint: Annotated[
+        Path | None, typer.Option("--checkpoint", help="Record finished sub-problems here; resume from it.")
+    ] = None,
+    depth: Annotated[
+        int | None, typer.Option("--depth", min=1, help="Rows fixed per sub-problem (--dask/--checkpoint; default 3).")
+    ] = None,
+    dask_wait: Annotated[
+        float,
+        typer.Option("--dask-wait", min=0.1, help="Seconds to wait for the Dask scheduler or for a worker."),
+    ] = 20.0,
+    check: Annotated[
+        bool, typer.Option("--check", help="With --checkpoint: re-check and re-sum a finished checkpoint, run nothing.")
+    ] = False,
+    sat_solver: SatSolverOpt = None,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Print the number of solutions (exit 3 with a lower bound when a limit is reached)."""
+    fmt = output_format(fmt, as_json, ("text", "json"), "text")
+    p = spec.problem(n)
+    start = time.perf_counter()
+    partitioned = dask is not None or checkpoint is not None
+    if depth is not None and not partitioned:
+        raise UserError("--depth goes with --dask or --checkpoint")
+    if check and checkpoint is None:
+        raise UserError("--check goes with --checkpoint FILE")
+    if partitioned:
+        b, _ = prepare(p, backend, "count", verbose)
+        if not b.capabilities.partition:
+            raise UserError(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
+        if unique or time_limit is not None:
+            raise UserError("--dask and --checkpoint count without --unique or --time-limit")
+        with progress("sub-problems") as bar:
+            total, plan = api.count_partitioned(
+                p,
+                b,
+                depth=depth,
+                workers=workers,
+                dask=dask,
+                dask_wait=dask_wait,
+                checkpoint=checkpoint,
+                check=check,
+                progress=bar,
+            )
+        outcome = Outcome(Status.SOLVED if total else Status.NO_SOLUTION, count=total)
+        rec = record(p, b, plan, outcome, start) | {"count": total}
+    elif unique:
+        b, plan = prepare(p, backend, "unique", verbose, time_limit=time_limit, workers=workers, sat_solver=sat_solver)
+        classes = b.count_classes(p)
+        rec = record(p, b, plan, None, start) | {
+            "count": classes.unique,
+            "total": classes.total,
+            "by_orbit": {str(k): v for k, v in sorted(classes.by_orbit.items())},
+            **classes.symmetric,
+            "symmetries": list(classes.group),
+        }
+        if fmt == "text":
+            note_symmetries(classes.group)
+    else:
+        with progress("sub-problems") as bar:
+            b, plan = prepare(
+                p,
+                backend,
+                "count",
+                verbose,
+                time_limit=time_limit,
+                workers=workers,
+                sat_solver=sat_solver,
+                progress=bar if bar and "progress" in backend_class(backend).capabilities.options else None,
+            )
+            outcome = b.count(p)
+        rec = record(p, b, plan, outcome, start) | {"count": outcome.count}
+        if outcome.status is Status.UNKNOWN:
+            rec["partial"] = True
+            why = f"{b.name}: {outcome.reason.value} reached"  # type: ignore[union-attr]
+            if outcome.count is None:  # a count spread over processes that were stopped
+                if fmt == "json":
+                    echo(json.dumps(rec))
+                raise PartialResult(f"{why}; the count is unknown")
+            echo(json.dumps(rec) if fmt == "json" else f"{outcome.count} (partial: at least)")
+            raise PartialResult(f"{why}; {outcome.count} solution(s) counted so far")
+    echo(json.dumps(rec) if fmt == "json" else str(rec["count"]))
+
+
+@app.command()
+@problem_options
+def first(
+    n: NArg = None,
+    backend: BackendOpt = DEFAULT_BACKEND,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="board, json or jsonl.")] = None,
+    as_json: JsonOpt = False,
+    spec: ProblemSpec = PROBLEM,
+    time_limit: TimeOpt = None,
+    workers: WorkersOpt = None,
+    lexicographic: Annotated[
+        bool, typer.Option("--lexicographic", help="The lexicographically first solution (a search; may be slow).")
+    ] = False,
+    sat_solver: SatSolverOpt = None,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Find one solution and draw it, or say there is none (exit 3 when unknown)."""
+    fmt = output_format(fmt, as_json, ("board", "json", "jsonl"), "board")
+    p = spec.problem(n)
+    if fmt == "board" and p.n > MAX_DRAWN_N:
+        raise UserError(f"a {p.n}x{p.n} board is too large to draw (at most {MAX_DRAWN_N}); use --format jsonl")
+    start = time.perf_counter()
+    b, plan = prepare(
+        p,
+        backend,
+        "first",
+        verbose,
+        time_limit=time_limit,
+        workers=workers,
+        lexicographic=lexicographic,
+        sat_solver=sat_solver,
+    )
+    outcome = b.first(p)
+    sol = outcome.solution
+    if fmt == "json":
+        echo(json.dumps(record(p, b, plan, outcome, start) | {"solution": None if sol is None else list(sol)}))
+    elif fmt == "jsonl" and outcome.status is not Status.UNKNOWN:
+        echo("null" if sol is None else f"[{', '.join(map(str, sol))}]")
+    elif outcome.status is Status.SOLVED:
+        echo("\n".join(draw(p, sol)))
+    elif outcome.status is Status.NO_SOLUTION:
+        echo("no solution")
+    if outcome.status is Status.UNKNOWN:
+        raise PartialResult(f"{b.name}: {outcome.reason.value} reached: unknown whether a solution exists")  # type: ignore[union-attr]
