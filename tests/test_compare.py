@@ -223,3 +223,58 @@ def test_generate_writes_a_reproducible_set(tmp_path):
     assert len({(tmp_path / "a" / n).read_text() for n in names}) == 6  # each instance its own seed
     r = run("generate", "blocked", "--n", "10,12", "--blocks", "30", "--count", 2, "--out", tmp_path / "c")
     assert r.exit_code == 2 and "one count per size" in r.stderr
+
+
+def _edit_rows(path, change):
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    change(rows)
+    path.write_text("".join(json.dumps(x) + "\n" for x in rows))
+
+
+@pytest.mark.timeout(120)
+def test_a_resumed_no_solution_that_a_new_run_contradicts_is_wrong(tmp_path):
+    out = tmp_path / "r.jsonl"
+    assert run("compare", "--n", "8", "--backends", "bitmask", "--task", "first", "-o", out).exit_code == 0
+
+    def no_solution(rows):
+        rows[0].update(status="no solution", answer=None, check="unchecked")
+
+    _edit_rows(out, no_solution)
+    r = run("compare", "--n", "8", "--backends", "bitmask,cpsat", "--task", "first", "-o", out, "--resume", "--json")
+    assert r.exit_code == 1 and "wrong answer" in r.stderr
+    assert "queen-8 bitmask: disagree: cpsat found a valid solution" in r.stderr
+
+
+@pytest.mark.timeout(120)
+def test_a_resumed_invalid_solution_is_not_counted_as_solved(tmp_path):
+    out = tmp_path / "r.jsonl"
+    assert run("compare", "--n", "8", "--backends", "bitmask", "--task", "first", "-o", out).exit_code == 0
+    _edit_rows(out, lambda rows: rows[0].update(answer=[0, 1, 2, 3, 4, 5, 6, 7]))
+    r = run("compare", "--n", "8", "--backends", "bitmask", "--task", "first", "-o", out, "--resume", "--json")
+    assert r.exit_code == 1 and "bitmask: invalid: pieces" in r.stderr
+    summary = json.loads(r.stdout.splitlines()[-1])["summary"][0]
+    assert summary["solved"] == 0 and summary["wrong"] == 1
+
+
+@pytest.mark.timeout(120)
+def test_an_old_wrong_count_is_flagged_itself(tmp_path):
+    out = tmp_path / "r.jsonl"
+    assert run("compare", "--n", "6", "--backends", "bitmask", "-o", out).exit_code == 0
+    _edit_rows(out, lambda rows: rows[0].update(answer=5))
+    r = run("compare", "--n", "6", "--backends", "bitmask,cpsat", "-o", out, "--resume", "--json")
+    assert r.exit_code == 1
+    assert "queen-6 bitmask: disagree: cpsat gave another count" in r.stderr
+
+
+@pytest.mark.timeout(120)
+def test_a_resumed_run_answers_under_the_limit_in_force(tmp_path):
+    out = tmp_path / "r.jsonl"
+    limit = ("--time-limit", "5")
+    assert run("compare", "--n", "6", "--backends", "bitmask", *limit, "-o", out).exit_code == 0
+    r = run("compare", "--n", "6", "--backends", "bitmask", "--time-limit", "9", "-o", out, "--resume")
+    assert r.exit_code == 2 and "--time-limit 5" in r.stderr
+    _edit_rows(out, lambda rows: rows[0].update(seconds=50.0))  # answered long after the limit
+    r = run("compare", "--n", "6", "--backends", "bitmask", *limit, "-o", out, "--resume", "--json")
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout.splitlines()[-1])["summary"][0]
+    assert summary["solved"] == 0 and summary["unknown"] == 1

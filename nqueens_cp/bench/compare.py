@@ -97,6 +97,24 @@ def _fill(row: dict[str, Any], result: Result) -> dict[str, Any]:
     return row
 
 
+def recheck(row: dict[str, Any], problem: Problem, time_limit: float | None) -> None:
+    """A row read back from a resumed file, judged again as a new one would be: its answer goes
+    through the validator and its time through the limit in force; its old verdict is dropped
+    (the cross-check of its instance sets it anew)."""
+    row["check"] = None
+    if row["status"] not in DECIDED:
+        return
+    seconds = row.get("seconds")
+    if time_limit is not None and (not isinstance(seconds, int | float) or seconds > time_limit):
+        row["status"], row["reason"], row["answer"] = "unknown", "time limit", None
+        return
+    if row["task"] == "first" and row["status"] == "solved":
+        answer = row.get("answer")
+        why = problem.explain(tuple(answer)) if isinstance(answer, list) else "the answer is not a list of columns"
+        if why:
+            row["check"] = f"invalid: {why}"
+
+
 def check_group(rows: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
     """Set `check` on the new decided rows of one instance, against all its decided rows."""
     decided = [r for r in rows if r["status"] in DECIDED and not str(r.get("check") or "").startswith("invalid")]
@@ -134,7 +152,9 @@ def compare(
     on_row: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Run every backend on every instance; return (and hand to `on_row`) each new checked row.
-    Rows of `previous` (a resumed file) are skipped and used as evidence in the checks."""
+    Runs that `previous` (a resumed file) holds are not run again; their rows of these instances
+    are judged again, in place, as new ones are (`recheck`, then the cross-check of their
+    instance with every row), so an old answer never passes unchecked."""
     options = options or {}
     for name in backends:
         backend_class(name)
@@ -143,14 +163,18 @@ def compare(
     if memory_limit_mb is not None and memory_limit_mb <= 0:
         raise NQueensError(f"memory limit must be a positive number of MB, got {memory_limit_mb}")
     done = {(r["instance"], r["backend"], r["task"]): r for r in previous or []}
+    problems = {inst.label: inst.problem for inst in instances}
+    for r in done.values():
+        if r["task"] == task and r["instance"] in problems:
+            recheck(r, problems[r["instance"]], time_limit)
     groups: dict[str, list[dict[str, Any]]] = {}
     waiting: dict[str, int] = {}
     out: list[dict[str, Any]] = []
 
     def finish(label: str) -> None:
         new = groups[label]
-        old = [dict(r) for r in done.values() if r["instance"] == label and r["task"] == task]
-        check_group(old + new, new)
+        old = [r for r in done.values() if r["instance"] == label and r["task"] == task]
+        check_group(old + new, old + new)
         for r in new:
             out.append(r)
             if on_row:
@@ -173,7 +197,7 @@ def compare(
             groups[inst.label].append(row)
             waiting[inst.label] += 1
             todo.append(((inst.label, len(groups[inst.label]) - 1), job))
-        if not waiting[inst.label] and groups[inst.label]:
+        if not waiting[inst.label]:
             finish(inst.label)
     memory = memory_limit_mb * 2**20 if memory_limit_mb is not None else None
     with Sandbox("nqueens_cp.bench.runs", jobs, time_limit, memory) as sandbox:

@@ -87,6 +87,13 @@ def compare(
         raise UserError("an instance is given twice")
     results = ResultsFile(target, resume) if target is not None else None
     previous = results.previous if results is not None else []
+    limits = sorted({str(r.get("time_limit")) for r in previous})
+    if previous and limits != [str(time_limit)]:
+        assert results is not None
+        results.close()
+        given = "none" if time_limit is None else f"{time_limit:g}"
+        made = ", ".join("none" if x == "None" else f"{float(x):g}" for x in limits)
+        raise UserError(f"{target} was run with --time-limit {made}, not {given}: resume it with the same limit")
     live = Live(names, time_limit, len(instances) * len(names), enabled=sys.stderr.isatty() and not as_json)
 
     def record(row: dict[str, Any]) -> None:
