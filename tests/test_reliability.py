@@ -315,3 +315,20 @@ def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, 
     assert exit_.value.code == 130
     out, err = capsys.readouterr()
     assert err == "nqueens: interrupted\n" and out == ""
+
+
+@pytest.mark.timeout(300)
+def test_without_numba_s_jit_answers_stay_right_or_are_refused(tmp_path):
+    """NUMBA_DISABLE_JIT=1 made the kernels run as Python on fixed-width scalars: `count 12`
+    printed 14044 with exit 0 (A000170: 14200). The searches on Python integers serve instead,
+    and a path that only the kernels run is refused in one line."""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    r = nqueens("count", 12, env=env)
+    assert (r.returncode, r.stdout.decode().strip()) == (0, "14200"), r.stderr
+    blocked = Problem(9, blocked=[(0, 0), (4, 4), (8, 3)])
+    r = nqueens("first", 9, "--block", "0,0", "--block", "4,4", "--block", "8,3", "-f", "jsonl", env=env)
+    assert r.returncode == 0 and blocked.is_solution(tuple(json.loads(r.stdout))), r.stderr
+    r = nqueens("first", 40, "--lexicographic", "--time-limit", "1", env=env)
+    assert r.returncode == 3, r.stderr
+    r = nqueens("count", 12, "--checkpoint", tmp_path / "c.jsonl", env=env)
+    assert r.returncode == 2 and "NUMBA_DISABLE_JIT" in one_line(r.stderr)

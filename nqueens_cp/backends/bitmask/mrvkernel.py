@@ -12,7 +12,12 @@ one whose crossing line is most constrained comes first.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import config, njit
+
+from ..base import BackendError
+
+if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (planner.jit_enabled)
+    raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)

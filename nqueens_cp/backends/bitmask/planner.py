@@ -7,6 +7,7 @@ happens to have imported), and it comes with a reason the user sees (`--json`'s 
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ...model.problem import Problem
@@ -49,6 +50,18 @@ ALGORITHMS = {
 }
 
 
+def jit_enabled() -> bool:
+    """Whether numba compiles the kernels. With NUMBA_DISABLE_JIT they would run as Python on
+    numpy's fixed-width scalars, whose overflow the bit tricks do not expect (count 12 gave
+    14044): the searches on Python integers serve instead. Read from the environment as numba
+    reads it, so that planning never imports numba; `rowkernels` refuses to load without the
+    JIT, for settings made elsewhere."""
+    try:
+        return int(os.environ.get("NUMBA_DISABLE_JIT") or 0) == 0
+    except ValueError:
+        return True
+
+
 def by_constellations(problem: Problem) -> bool:
     """A plain queen-like board (queens, superqueens, on a plain or toroidal board): all 8
     symmetries hold, so symmetry classes of ring constellations can be counted."""
@@ -58,7 +71,8 @@ def by_constellations(problem: Problem) -> bool:
 def constrained(problem: Problem) -> bool:
     """Blocked or fixed squares on a queen or rook board the compiled kernels take: the
     most-constrained-line search applies."""
-    return not problem.is_plain and not problem.torus and not problem.rule.knight and problem.n <= MAX_COMPILED_N
+    plain, n = problem.is_plain, problem.n
+    return not plain and not problem.torus and not problem.rule.knight and n <= MAX_COMPILED_N and jit_enabled()
 
 
 def _unusable_share(problem: Problem) -> float:
@@ -67,7 +81,9 @@ def _unusable_share(problem: Problem) -> float:
 
 def plan(problem: Problem, task: str, settings: dict[str, Any], default_workers: int) -> Plan:
     n = problem.n
-    compiled = n <= MAX_COMPILED_N
+    jit = jit_enabled()
+    compiled = n <= MAX_COMPILED_N and jit
+    wide = "over 64 columns" if jit else "numba's JIT is disabled (NUMBA_DISABLE_JIT)"
     workers = settings.get("workers")
     searchable = n <= MAX_PYTHON_SEARCH_N
     if not searchable and not (task == "first" and has_closed_form(problem) and not settings.get("lexicographic")):
@@ -83,24 +99,24 @@ def plan(problem: Problem, task: str, settings: dict[str, Any], default_workers:
     if task == "first":
         if settings.get("lexicographic"):
             if not compiled:
-                return Plan(task, "rows-python", "the lexicographically first solution, over 64 columns")
+                return Plan(task, "rows-python", f"the lexicographically first solution, {wide}")
             return Plan(task, "rows", "the lexicographically first solution was asked for")
         if has_closed_form(problem):
             return Plan(task, "construct", "a closed form covers this plain board")
         if constrained(problem):
             return Plan(task, "mrv", "blocked or fixed squares: branch on the most constrained line")
         if not compiled:
-            return Plan(task, "rows-python", "over 64 columns and no closed form")
+            return Plan(task, "rows-python", f"{wide}, and no closed form")
         return Plan(task, "rows", "a variant with no closed form for this n")
 
     if task == "solve":
         if not compiled:
-            return Plan(task, "rows-python", "over 64 columns")
+            return Plan(task, "rows-python", wide)
         return Plan(task, "rows", "streams every solution in lexicographic order")
 
     if task == "unique":
         if not compiled:
-            return Plan(task, "rows-python", "over 64 columns: every solution tested in Python")
+            return Plan(task, "rows-python", f"{wide}: every solution tested in Python")
         if by_constellations(problem):
             w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
             return Plan(task, "constellations", "all 8 symmetries hold: classes of ring queens", w)
@@ -109,7 +125,7 @@ def plan(problem: Problem, task: str, settings: dict[str, Any], default_workers:
 
     # count
     if not compiled:
-        return Plan(task, "rows-python", "over 64 columns")
+        return Plan(task, "rows-python", wide)
     if n <= PYTHON_COUNT_MAX_N and problem.rule.diagonals:
         return Plan(task, "rows-python", f"n <= {PYTHON_COUNT_MAX_N}: cheaper than loading the compiled kernel")
     if by_constellations(problem):
