@@ -138,6 +138,11 @@ def test_count_kernel_from_every_starting_row(p):
         assert sum(count_one(masks, p.rule.diagonals, sub) for sub in split(p, depth)) == expected, depth
 
 
+def test_the_csplib_instances_travel_with_the_repository():
+    """They lived outside the repository, and a clone skipped every test below."""
+    assert len(csplib_cases()) == len(csplib_counts()) == 116
+
+
 @pytest.mark.parametrize("name", csplib_cases())
 def test_csplib_blocked_instances_bitmask(name):
     p = read_model(CSPLIB_DIR / name)
