@@ -332,3 +332,13 @@ def test_without_numba_s_jit_answers_stay_right_or_are_refused(tmp_path):
     assert r.returncode == 3, r.stderr
     r = nqueens("count", 12, "--checkpoint", tmp_path / "c.jsonl", env=env)
     assert r.returncode == 2 and "NUMBA_DISABLE_JIT" in one_line(r.stderr)
+
+
+@pytest.mark.timeout(300)
+def test_compiled_kernels_are_cached_outside_the_package(tmp_path):
+    """numba cached the kernels inside site-packages; pip's uninstall left them, and the
+    leftover folder shadowed the editable install of the README's second line."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    r = nqueens("count", 12, env=env)
+    assert (r.returncode, r.stdout.decode().strip()) == (0, "14200"), r.stderr
+    assert list((tmp_path / "nqueens_cp" / "numba").rglob("*.nbi"))

@@ -6,6 +6,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..run.compiled import use_user_cache
+
+use_user_cache()
+
 
 @njit(cache=True)
 def _put(buf, pos, src):

@@ -14,10 +14,13 @@ from __future__ import annotations
 import numpy as np
 from numba import config, njit
 
+from ...run.compiled import use_user_cache
 from ..base import BackendError
 
 if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (planner.jit_enabled)
     raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
+
+use_user_cache()
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
