@@ -18,12 +18,12 @@ class DropsOne(BitmaskBackend):
 
     name = "drops-one"
 
-    def solutions(self, problem: Problem) -> Iterator[tuple[int, ...]]:
-        for i, sol in enumerate(super().solutions(problem)):
+    def _solutions(self, problem: Problem, plan, stats) -> Iterator[tuple[int, ...]]:
+        for i, sol in enumerate(super()._solutions(problem, plan, stats)):
             if i != 2:
                 yield sol
 
-    def count(self, problem: Problem) -> nq.Outcome:
+    def _count(self, problem: Problem, plan) -> nq.Outcome:
         return self.count_by_enumeration(problem)
 
 
@@ -32,8 +32,8 @@ class AltersOne(BitmaskBackend):
 
     name = "alters-one"
 
-    def solutions(self, problem: Problem) -> Iterator[tuple[int, ...]]:
-        for i, sol in enumerate(super().solutions(problem)):
+    def _solutions(self, problem: Problem, plan, stats) -> Iterator[tuple[int, ...]]:
+        for i, sol in enumerate(super()._solutions(problem, plan, stats)):
             yield (sol[1], sol[0], *sol[2:]) if i == 0 else sol
 
 

@@ -20,10 +20,13 @@ from .base import (
     Outcome,
     Plan,
     Reason,
+    Stats,
     Status,
+    Task,
     TimeLimitReached,
     Unknown,
     UnsupportedProblem,
+    counted,
 )
 
 BACKENDS: tuple[str, ...] = ("bitmask", "cpsat", "constraint", "sat")
@@ -62,11 +65,14 @@ __all__ = [
     "Outcome",
     "Plan",
     "Reason",
+    "Stats",
     "Status",
+    "Task",
     "TimeLimitReached",
     "Unknown",
     "UnsupportedProblem",
     "available_backends",
     "backend_class",
+    "counted",
     "get_backend",
 ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 import numpy as np
@@ -44,6 +44,15 @@ class Reason(Enum):
     TIME_LIMIT = "time limit"
     INTERRUPTED = "interrupted"
     SOLVER_LIMIT = "solver limit"
+
+
+class Task(StrEnum):
+    """What a search is asked for (a StrEnum: it prints, and compares, as its value)."""
+
+    SOLVE = "solve"
+    COUNT = "count"
+    FIRST = "first"
+    UNIQUE = "unique"
 
 
 @dataclass(frozen=True)
@@ -120,7 +129,7 @@ class Plan:
     """Which algorithm serves a (problem, task), and why: shown to the user (`--json`'s "plan",
     `--verbose`) so the same call is seen to take the same path."""
 
-    task: str
+    task: Task
     algorithm: str
     reason: str
     workers: int = 1
@@ -146,12 +155,52 @@ class Capabilities:
     exports: frozenset[str] = frozenset()
 
 
-TASKS = ("solve", "count", "first", "unique")
+TASKS = tuple(Task)
+
+Stats = dict[str, int]
+
+
+def counted(sizes: Iterator[int], stats: Stats) -> Outcome:
+    """The outcome of a count that adds up `sizes` (solutions, or batches of them) until the
+    stream ends or stops early; `stats` is what the stream measured, read when it has ended."""
+    found = 0
+    try:
+        for size in sizes:
+            found += size
+    except Unknown as exc:
+        return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats=stats)
+    return Outcome(Status.SOLVED, count=found, stats=stats)
+
+
+def first_of(stream: Iterator[Solution], stats: Stats) -> Outcome:
+    """The outcome of a decision: the first solution of `stream`, none, or unknown."""
+    try:
+        for sol in stream:
+            return Outcome(Status.SOLVED, sol, 1, stats=stats)
+    except Unknown as exc:
+        return Outcome(Status.UNKNOWN, count=0, reason=exc.reason, stats=stats)
+    finally:
+        stream.close()  # type: ignore[attr-defined]
+    return Outcome(Status.NO_SOLUTION, count=0, stats=stats)
 
 
 class Backend:
     """Base class of the backends. Options (workers, time limit, seed...) go to __init__; a
-    backend refuses any it does not declare in `capabilities.options`."""
+    backend refuses any it does not declare in `capabilities.options`.
+
+    The contract, as in CPMpy's solver interface:
+    - **required**: `_solutions` (stream every solution), and `capabilities`;
+    - **optional**, overridden where the backend does better than the generic version:
+      `_plan`, `_batches`, `_count`, `_first`, `_count_classes`, `partition` (with
+      `capabilities.partition`), `export` (with `capabilities.exports`), `missing`,
+      `_more_ready`;
+    - **inherited**, not overridden: the entry points `solutions`, `batches`, `count`,
+      `first`, `count_classes`, `count_by_enumeration`. Each checks the plan (what the
+      backend can model, the options it can honour, the size limits) before any search,
+      the same way for every backend, then calls the backend's own method with the plan.
+    Per-call measurements (nodes, conflicts...) go into the call's `Outcome.stats` (a stream
+    fills the `stats` dict it is given), never onto the instance.
+    """
 
     #: The backend's name: the module it lives in, nqueens_cp.backends.NAME (see __init_subclass__).
     name: ClassVar[str]
@@ -177,13 +226,11 @@ class Backend:
         if workers is not None and not (isinstance(workers, int) and workers >= 1):
             raise BackendError(f"workers must be a positive integer, got {workers!r}")
         self.settings = options
-        #: What the most recent search measured (nodes, conflicts...); see Outcome.stats.
-        self.stats: dict[str, int] = {}
 
     @classmethod
     def missing(cls) -> str | None:
-        """What this machine lacks to run the backend (an optional package), or None. Backends
-        chosen by default (verify, compare) leave out those that cannot run here."""
+        """Optional. What this machine lacks to run the backend (an optional package), or None.
+        Backends chosen by default (verify, compare) leave out those that cannot run here."""
         return None
 
     def deadline(self) -> Deadline:
@@ -203,34 +250,66 @@ class Backend:
             return f"boards over {caps.max_n} columns"
         return None
 
-    def plan(self, problem: Problem, task: str) -> Plan:
+    def plan(self, problem: Problem, task: Task | str) -> Plan:
         """The algorithm that serves `task` on `problem`; raises UnsupportedProblem when the
         backend cannot model the problem or honour its options for this task."""
-        if task not in TASKS:
-            raise ValueError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
+        try:
+            task = Task(task)
+        except ValueError:
+            raise ValueError(f"unknown task {task!r} (known: {', '.join(TASKS)})") from None
         why = self.supports(problem)
         if why:
             raise UnsupportedProblem(f"backend {self.name!r} cannot model {why}")
         return self._plan(problem, task)
 
-    def _plan(self, problem: Problem, task: str) -> Plan:
+    def _plan(self, problem: Problem, task: Task) -> Plan:
+        """Optional: which of the backend's algorithms serves `task`, or UnsupportedProblem."""
         return Plan(task, self.name, "the backend's own model and search")
 
-    # -- searches --------------------------------------------------------------------------
+    # -- the entry points (inherited) ------------------------------------------------------
 
-    def solutions(self, problem: Problem) -> Iterator[Solution]:
-        """Stream every solution (a generator: nothing is accumulated). Raises Unknown at the
-        end when the search stopped early."""
-        raise NotImplementedError
+    def solutions(self, problem: Problem, stats: Stats | None = None) -> Iterator[Solution]:
+        """Stream every solution (nothing is accumulated). The plan is checked now; the stream
+        raises Unknown at its end when the search stopped early. `stats`, if given, receives
+        what the search measured."""
+        return self._solutions(problem, self.plan(problem, Task.SOLVE), {} if stats is None else stats)
 
-    def batches(self, problem: Problem) -> Iterator[np.ndarray]:
+    def batches(self, problem: Problem, stats: Stats | None = None) -> Iterator[np.ndarray]:
         """The solutions as 2-D int arrays (a row per solution), for writers that format many
-        at once. Each array is valid until the next is asked for. Solutions are handed on as
-        soon as the search yields them, so a stop loses none that were found."""
+        at once. Each array is valid until the next is asked for."""
+        return self._batches(problem, self.plan(problem, Task.SOLVE), {} if stats is None else stats)
+
+    def count(self, problem: Problem) -> Outcome:
+        """The number of solutions, or unknown with what was counted before the stop."""
+        return self._count(problem, self.plan(problem, Task.COUNT))
+
+    def count_by_enumeration(self, problem: Problem) -> Outcome:
+        """Count by building every solution (what `compare --enumerate` times)."""
+        stats: Stats = {}
+        return counted((1 for _ in self._solutions(problem, self.plan(problem, Task.SOLVE), stats)), stats)
+
+    def first(self, problem: Problem) -> Outcome:
+        """One solution, none, or unknown."""
+        return self._first(problem, self.plan(problem, Task.FIRST))
+
+    def count_classes(self, problem: Problem) -> ClassCount:
+        """The solutions counted by symmetry class (fundamental solutions)."""
+        return self._count_classes(problem, self.plan(problem, Task.UNIQUE))
+
+    # -- the backend's own searches --------------------------------------------------------
+
+    def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
+        """Required: every solution, as a generator; raises Unknown at the end when stopped
+        early, after yielding what it found; fills `stats` as it goes."""
+        raise NotImplementedError(f"backend {self.name!r} implements no search")
+
+    def _batches(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[np.ndarray]:
+        """Optional: the solutions in arrays. Solutions are handed on as soon as the search
+        yields them, so a stop loses none that were found."""
         n = problem.n
         chunk: list[Solution] = []
         try:
-            for sol in self.solutions(problem):
+            for sol in self._solutions(problem, plan, stats):
                 chunk.append(sol)
                 if len(chunk) == BATCH_ROWS or not self._more_ready():
                     yield np.array(chunk, dtype=np.int64).reshape(-1, n)
@@ -243,42 +322,35 @@ class Backend:
             yield np.array(chunk, dtype=np.int64).reshape(-1, n)
 
     def _more_ready(self) -> bool:
-        """Whether the running stream has a further solution ready now. A backend whose search
-        runs beside the caller (a solver thread) says so; by default a solution in hand is
-        handed on at once, so a time limit never holds back what was found."""
+        """Optional: whether the running stream has a further solution ready now. A backend
+        whose search runs beside the caller (a solver thread) says so; by default a solution in
+        hand is handed on at once, so a time limit never holds back what was found."""
         return False
 
-    def count(self, problem: Problem) -> Outcome:
-        return self.count_by_enumeration(problem)
+    def _count(self, problem: Problem, plan: Plan) -> Outcome:
+        """Optional: by default, every solution is enumerated."""
+        stats: Stats = {}
+        return counted((1 for _ in self._solutions(problem, plan, stats)), stats)
 
-    def count_by_enumeration(self, problem: Problem) -> Outcome:
-        """Count by building every solution (what `compare --enumerate` times)."""
-        return self.counted(1 for _ in self.solutions(problem))
+    def _first(self, problem: Problem, plan: Plan) -> Outcome:
+        """Optional: by default, the first solution of the stream."""
+        stats: Stats = {}
+        return first_of(self._solutions(problem, plan, stats), stats)
 
-    def counted(self, sizes: Iterator[int]) -> Outcome:
-        """The outcome of a count that adds up `sizes` (solutions, or batches of them) until the
-        stream ends or stops early."""
-        found = 0
-        try:
-            for size in sizes:
-                found += size
-        except Unknown as exc:
-            return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats=self.stats)
-        return Outcome(Status.SOLVED, count=found, stats=self.stats)
+    def _count_classes(self, problem: Problem, plan: Plan) -> ClassCount:
+        """Optional: by default every solution is enumerated and tested for being its class's
+        canonical member."""
+        from ..model.symmetry import canonical_stabilizer, problem_symmetries
 
-    def first(self, problem: Problem) -> Outcome:
-        return self.first_of(self.solutions(problem))
-
-    def first_of(self, stream: Iterator[Solution]) -> Outcome:
-        """The outcome of a decision: the first solution of `stream`, none, or unknown."""
-        try:
-            for sol in stream:
-                return Outcome(Status.SOLVED, sol, 1, stats=self.stats)
-        except Unknown as exc:
-            return Outcome(Status.UNKNOWN, count=0, reason=exc.reason, stats=self.stats)
-        finally:
-            stream.close()  # type: ignore[attr-defined]
-        return Outcome(Status.NO_SOLUTION, count=0, stats=self.stats)
+        group = problem_symmetries(problem)
+        by_orbit: dict[int, int] = {}
+        stats: Stats = {}
+        for sol in self._solutions(problem, plan, stats):
+            canonical, stabilizer = canonical_stabilizer(sol, group)
+            if canonical:
+                orbit = len(group) // stabilizer
+                by_orbit[orbit] = by_orbit.get(orbit, 0) + 1
+        return ClassCount(group, by_orbit, stats=stats)
 
     def partition(self, problem: Problem, depth: int) -> Partition:
         """Optional, with `capabilities.partition`: the count of `problem` as numbered work items
@@ -288,23 +360,9 @@ class Backend:
         raise UnsupportedProblem(f"backend {self.name!r} cannot cut a count into sub-problems")
 
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
-        """Write the backend's model of `problem` in `fmt`, one of `capabilities.exports`, so
-        that a solver outside this package can be run on exactly what this backend solves."""
+        """Optional, with `capabilities.exports`: write the backend's model of `problem` in
+        `fmt`, so that a solver outside this package runs on exactly what this backend solves."""
         raise UnsupportedProblem(f"backend {self.name!r} exports no {fmt!r} model")
-
-    def count_classes(self, problem: Problem) -> ClassCount:
-        """The solutions counted by symmetry class (fundamental solutions): by default every
-        solution is enumerated and tested for being its class's canonical member."""
-        from ..model.symmetry import canonical_stabilizer, problem_symmetries
-
-        group = problem_symmetries(problem)
-        by_orbit: dict[int, int] = {}
-        for sol in self.solutions(problem):
-            canonical, stabilizer = canonical_stabilizer(sol, group)
-            if canonical:
-                orbit = len(group) // stabilizer
-                by_orbit[orbit] = by_orbit.get(orbit, 0) + 1
-        return ClassCount(group, by_orbit)
 
 
 @dataclass(frozen=True)
@@ -317,6 +375,8 @@ class ClassCount:
     #: Solutions fixed by symmetries, where the search knows them: "point_symmetric" (the half
     #: turn, OEIS A032522) and "rotational" (the quarter turn, OEIS A033148).
     symmetric: dict[str, int] = field(default_factory=dict)
+    #: What the search measured (nodes...), as in Outcome.stats; not part of the answer.
+    stats: dict[str, int] = field(default_factory=dict, compare=False)
 
     @property
     def unique(self) -> int:

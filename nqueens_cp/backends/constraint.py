@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import constraint as pc
 
 from ..model.problem import Problem, Solution
-from .base import Backend, Capabilities
+from .base import Backend, Capabilities, Plan, Stats
 
 #: The largest board modelled: n^2/2 pairwise constraints (20,000 here).
 MAX_N = 200
@@ -45,7 +45,7 @@ class ConstraintBackend(Backend):
 
     capabilities = Capabilities(max_n=MAX_N)
 
-    def solutions(self, problem: Problem) -> Iterator[Solution]:
+    def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
         n = problem.n
         if not all(problem.allowed_columns(i) for i in range(n)):
             return  # a row with every square blocked: the library refuses empty domains

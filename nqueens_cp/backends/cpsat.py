@@ -29,7 +29,9 @@ from .base import (
     Outcome,
     Plan,
     Reason,
+    Stats,
     Status,
+    Task,
     TimeLimitReached,
     Unknown,
     UnsupportedProblem,
@@ -169,8 +171,8 @@ class CpSatBackend(Backend):
         options=frozenset({"workers", "time_limit", "seed", "params"}), max_n=MAX_N, exports=frozenset({"cpsat"})
     )
 
-    def _plan(self, problem: Problem, task: str) -> Plan:
-        if task == "first":
+    def _plan(self, problem: Problem, task: Task) -> Plan:
+        if task == Task.FIRST:
             return Plan(task, "cpsat-portfolio", "CP-SAT's parallel portfolio decides", self._workers())
         if self.settings.get("workers", 1) != 1:
             raise UnsupportedProblem("cpsat: CP-SAT enumerates with one worker; --workers applies to first")
@@ -205,11 +207,14 @@ class CpSatBackend(Backend):
             setattr(p, key, value)
         return s
 
-    def _finish(self, run: _Run, status: Any, model: cp_model.CpModel, enumerated: bool) -> Status | Reason:
+    def _finish(
+        self, run: _Run, status: Any, model: cp_model.CpModel, enumerated: bool, stats: Stats
+    ) -> Status | Reason:
         """CP-SAT's status, mapped exhaustively: what is known (SOLVED: a solution, or with
-        `enumerated` every solution; NO_SOLUTION), or why it is unknown."""
+        `enumerated` every solution; NO_SOLUTION), or why it is unknown. `stats` gets the
+        solver's conflicts and branches."""
         solver = run.solver
-        self.stats = {"conflicts": solver.num_conflicts, "branches": solver.num_branches}
+        stats.update(conflicts=solver.num_conflicts, branches=solver.num_branches)
         if status == cp_model.MODEL_INVALID:
             raise BackendError(f"internal error: CP-SAT rejected the model: {model.validate()}")
         if status == cp_model.INFEASIBLE:
@@ -231,7 +236,7 @@ class CpSatBackend(Backend):
             return TimeLimitReached(self.name, float(self.settings["time_limit"]), partial)
         return Unknown(self.name, reason, partial=partial)
 
-    def solutions(self, problem: Problem) -> Iterator[Solution]:
+    def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
         model, solver = self._enumeration(problem)
         out: queue.Queue[Any] = queue.Queue(maxsize=1024)
         stop = threading.Event()
@@ -255,38 +260,40 @@ class CpSatBackend(Backend):
             stop.set()
             run.stop()  # at once if the consumer left early; a no-op after the end marker
             status = run.wait()
-        result = self._finish(run, status, model, enumerated=True)
+        result = self._finish(run, status, model, True, stats)
         if isinstance(result, Reason):
             raise self._unknown(result, found)
 
     def _more_ready(self) -> bool:
         return not self._queue.empty()
 
-    def count(self, problem: Problem) -> Outcome:
+    def _count(self, problem: Problem, plan: Plan) -> Outcome:
         model, solver = self._enumeration(problem)
         counter = _Counter()
         run = _Run(solver, model, counter)
-        result = self._finish(run, run.wait(), model, enumerated=True)
+        stats: Stats = {}
+        result = self._finish(run, run.wait(), model, True, stats)
         if isinstance(result, Reason):
-            return Outcome(Status.UNKNOWN, count=counter.count, reason=result, stats=self.stats)
-        return Outcome(Status.SOLVED, count=counter.count, stats=self.stats)
+            return Outcome(Status.UNKNOWN, count=counter.count, reason=result, stats=stats)
+        return Outcome(Status.SOLVED, count=counter.count, stats=stats)
 
-    def first(self, problem: Problem) -> Outcome:
+    def _first(self, problem: Problem, plan: Plan) -> Outcome:
         model, q = build_model(problem)
         run = _Run(self._solver(enumerate_all=False), model)
-        result = self._finish(run, run.wait(), model, enumerated=False)
+        stats: Stats = {}
+        result = self._finish(run, run.wait(), model, False, stats)
         if isinstance(result, Reason):
-            return Outcome(Status.UNKNOWN, count=0, reason=result, stats=self.stats)
+            return Outcome(Status.UNKNOWN, count=0, reason=result, stats=stats)
         if result is Status.NO_SOLUTION:
-            return Outcome(result, count=0, stats=self.stats)
-        return Outcome(result, tuple(run.solver.value(v) for v in q), 1, stats=self.stats)
+            return Outcome(result, count=0, stats=stats)
+        return Outcome(result, tuple(run.solver.value(v) for v in q), 1, stats=stats)
 
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         """The model in protobuf text format (CpModelProto), as `solve_model` or any CP-SAT
         binding reads it; variable q{i} is the column of the piece in row i."""
         if fmt != "cpsat":
             super().export(problem, fmt, out)
-        self.plan(problem, "first")
+        self.plan(problem, Task.FIRST)
         model, _ = build_model(problem)
         out.write(str(model.Proto()))  # a CpModelProto prints as its protobuf text
 

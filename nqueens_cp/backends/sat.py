@@ -27,9 +27,12 @@ from .base import (
     Outcome,
     Plan,
     Reason,
+    Stats,
+    Task,
     TimeLimitReached,
     Unknown,
     UnsupportedProblem,
+    first_of,
 )
 
 #: The largest board modelled: n^2 variables and O(n^2) clauses.
@@ -169,17 +172,17 @@ class SatBackend(Backend):
                 return False
         return True
 
-    def _plan(self, problem: Problem, task: str) -> Plan:
+    def _plan(self, problem: Problem, task: Task) -> Plan:
         if self.settings.get("time_limit") and not self._interruptible():
             raise UnsupportedProblem(
                 f"sat: python-sat cannot interrupt {self.solver_name}, so --time-limit cannot be honoured; "
                 "use --sat-solver glucose4 (or minisat22, lingeling...) with a time limit"
             )
-        if task == "first":
+        if task == Task.FIRST:
             return Plan(task, f"sat-{self.solver_name}", "one SAT call on the CNF (sequential-counter at-most-one)")
         return Plan(task, f"sat-{self.solver_name}", "models enumerated with blocking clauses")
 
-    def _models(self, problem: Problem, limit: int | None) -> Iterator[Solution]:
+    def _models(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
         """The solutions, each forbidden once found; raises Unknown when stopped."""
         from pysat.solvers import Solver
 
@@ -189,7 +192,7 @@ class SatBackend(Backend):
         square = {v: sq for sq, v in var.items()}
         deadline = self.deadline()
         found = 0
-        self.stats = {"variables": cnf.nv, "clauses": len(cnf.clauses)}
+        stats.update(variables=cnf.nv, clauses=len(cnf.clauses))
         interruptible = self._interruptible()
         with (
             Solver(name=self.solver_name, bootstrap_with=cnf.clauses) as solver,
@@ -211,16 +214,17 @@ class SatBackend(Backend):
                 yield tuple(c for _, c in placed)
                 solver.add_clause([-lit for lit in model])
 
-    def solutions(self, problem: Problem) -> Iterator[Solution]:
-        return self._models(problem, None)
+    def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
+        return self._models(problem, None, stats)
 
-    def first(self, problem: Problem) -> Outcome:
-        return self.first_of(self._models(problem, 1))
+    def _first(self, problem: Problem, plan: Plan) -> Outcome:
+        stats: Stats = {}
+        return first_of(self._models(problem, 1, stats), stats)
 
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         if fmt != "dimacs":
             super().export(problem, fmt, out)
-        self.plan(problem, "first")
+        self.plan(problem, Task.FIRST)
         cnf, _ = encode(problem)
         write_cnf(out, problem, cnf.clauses, cnf.nv, "sequential counter (Sinz 2005)")
 

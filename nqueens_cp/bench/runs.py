@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..backends import Backend, BackendError, Outcome, Status, backend_class, get_backend
+from ..backends import Backend, BackendError, Outcome, Stats, Status, backend_class, counted, get_backend
 from ..model.problem import Problem
 
 TASKS = ("first", "count", "solve")
@@ -110,10 +110,11 @@ def execute(b: Backend, task: str, p: Problem) -> dict[str, Any]:
 def _solve(b: Backend, p: Problem, out: dict[str, Any]) -> Outcome:
     """Enumerate, checking and hashing every solution as it streams past."""
     total, found, invalid, checking = 0, 0, None, 0.0
+    stats: Stats = {}
 
     def sizes():
         nonlocal total, found, invalid, checking
-        for batch in b.batches(p):
+        for batch in b.batches(p, stats):
             start = time.perf_counter()
             for row in batch.tolist():
                 sol = tuple(row)
@@ -126,7 +127,7 @@ def _solve(b: Backend, p: Problem, out: dict[str, Any]) -> Outcome:
             checking += time.perf_counter() - start
             yield len(batch)
 
-    outcome = b.counted(sizes())  # a stop (Unknown) ends the stream with what was found
+    outcome = counted(sizes(), stats)  # a stop (Unknown) ends the stream with what was found
     out["answer"], out["digest"] = found, f"{total:016x}"
     out["invalid"], out["check_seconds"] = invalid, checking
     return outcome

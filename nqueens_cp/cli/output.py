@@ -35,15 +35,18 @@ def prepare(problem: Problem, name: str, task: str, verbose: bool, **options: An
     return b, plan
 
 
-def record(problem: Problem, b: Backend, plan: Plan, outcome: Outcome | None, start: float) -> dict[str, Any]:
-    """The JSON record of a run: the problem, the backend, the outcome, the plan and the stats."""
+def record(
+    problem: Problem, b: Backend, plan: Plan, outcome: Outcome | None, start: float, stats: dict | None = None
+) -> dict[str, Any]:
+    """The JSON record of a run: the problem, the backend, the outcome, the plan and the stats
+    (the outcome's, or `stats` where the run has no outcome)."""
     rec: dict[str, Any] = {"n": problem.n, "piece": problem.piece, "torus": problem.torus, "backend": b.name}
     if outcome is not None:
         rec["status"] = outcome.status.value
         if outcome.reason is not None:
             rec["reason"] = outcome.reason.value
     rec["plan"] = plan.as_dict()
-    rec["stats"] = outcome.stats if outcome is not None else b.stats
+    rec["stats"] = outcome.stats if outcome is not None else dict(stats or {})
     rec["seconds"] = round(time.perf_counter() - start, 6)
     return rec
 

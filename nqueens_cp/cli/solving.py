@@ -140,7 +140,7 @@ def count(
     elif unique:
         b, plan = prepare(p, backend, "unique", verbose, time_limit=time_limit, workers=workers, sat_solver=sat_solver)
         classes = b.count_classes(p)
-        rec = record(p, b, plan, None, start) | {
+        rec = record(p, b, plan, None, start, classes.stats) | {
             "count": classes.unique,
             "total": classes.total,
             "by_orbit": {str(k): v for k, v in sorted(classes.by_orbit.items())},

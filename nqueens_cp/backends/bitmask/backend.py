@@ -15,9 +15,23 @@ from typing import Any
 import numpy as np
 
 from ...model.problem import Problem, Solution
-from ..base import Backend, BackendError, Capabilities, ClassCount, Outcome, Plan, Status, Unknown
+from ..base import (
+    Backend,
+    BackendError,
+    Capabilities,
+    ClassCount,
+    Outcome,
+    Plan,
+    Stats,
+    Status,
+    Task,
+    Unknown,
+    counted,
+    first_of,
+)
 from . import planner, pysearch
 from .construct import construct
+from .planner import Algorithm
 from .rows import SLICE_NODES, enumerate_arrays
 from .split import POOL_DEPTH, count_item, fingerprint, in_process_depth, load_kernels, masks_array
 from .split import split as split_rows
@@ -34,7 +48,7 @@ class BitmaskBackend(Backend):
         partition=True,
     )
 
-    def _plan(self, problem: Problem, task: str) -> Plan:
+    def _plan(self, problem: Problem, task: Task) -> Plan:
         from ...run.parallel import default_workers, max_workers
 
         workers = self.settings.get("workers")
@@ -44,68 +58,81 @@ class BitmaskBackend(Backend):
 
     # -- streams ---------------------------------------------------------------------------
 
-    def batches(self, problem: Problem) -> Iterator[np.ndarray]:
-        self.stats = {}
-        if self.plan(problem, "solve").algorithm == "rows-python":
-            return super().batches(problem)
-        return enumerate_arrays(problem, self.deadline(), self.stats)
+    def _batches(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[np.ndarray]:
+        if plan.algorithm == Algorithm.ROWS_PYTHON:
+            return super()._batches(problem, plan, stats)
+        return enumerate_arrays(problem, self.deadline(), stats)
 
-    def solutions(self, problem: Problem) -> Iterator[Solution]:
-        if self.plan(problem, "solve").algorithm == "rows-python":
-            self.stats = {}
-            return pysearch.solutions(problem, self.deadline(), self.stats)
-        return self._tuples(self.batches(problem))
+    def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
+        if plan.algorithm == Algorithm.ROWS_PYTHON:
+            return pysearch.solutions(problem, self.deadline(), stats)
+        return self._tuples(self._batches(problem, plan, stats))
 
     @staticmethod
     def _tuples(batches: Iterator[np.ndarray]) -> Iterator[Solution]:
         for batch in batches:
             yield from map(tuple, batch.tolist())
 
-    # -- decisions and counts --------------------------------------------------------------
+    # -- decisions and counts: one dispatch table per task ---------------------------------
 
-    def first(self, problem: Problem) -> Outcome:
-        plan = self.plan(problem, "first")
-        self.stats = {}
-        if plan.algorithm == "construct":
-            sol = construct(problem)
-            if sol is None:
-                return Outcome(Status.NO_SOLUTION, count=0)
-            assert isinstance(sol, tuple)
-            why = problem.explain(sol)
-            if why:  # the construction is proven; this guards our transcription of it
-                raise BackendError(f"internal error: constructed placement {why}")
-            return Outcome(Status.SOLVED, sol, 1)
-        if plan.algorithm == "mrv":
-            return self._mrv(problem, stop_at=1)
-        if plan.algorithm == "rows":
-            batches = enumerate_arrays(problem, self.deadline(), self.stats)
-            stream: Iterator[Any] = (tuple(b[0].tolist()) for b in batches)
+    def _first(self, problem: Problem, plan: Plan) -> Outcome:
+        run = {
+            Algorithm.CONSTRUCT: self._construct,
+            Algorithm.MRV: lambda p: self._mrv(p, stop_at=1),
+            Algorithm.ROWS: lambda p: self._first_row_search(p, plan),
+            Algorithm.ROWS_PYTHON: lambda p: self._first_row_search(p, plan),
+        }
+        return run[Algorithm(plan.algorithm)](problem)
+
+    def _construct(self, problem: Problem) -> Outcome:
+        sol = construct(problem)
+        if sol is None:
+            return Outcome(Status.NO_SOLUTION, count=0)
+        assert isinstance(sol, tuple)
+        why = problem.explain(sol)
+        if why:  # the construction is proven; this guards our transcription of it
+            raise BackendError(f"internal error: constructed placement {why}")
+        return Outcome(Status.SOLVED, sol, 1)
+
+    def _first_row_search(self, problem: Problem, plan: Plan) -> Outcome:
+        """The lexicographically first solution: the row search, compiled or on Python integers."""
+        stats: Stats = {}
+        if plan.algorithm == Algorithm.ROWS_PYTHON:
+            stream: Iterator[Any] = pysearch.solutions(problem, self.deadline(), stats)
         else:
-            stream = pysearch.solutions(problem, self.deadline(), self.stats)
-        return self.first_of(stream)
+            stream = (tuple(b[0].tolist()) for b in enumerate_arrays(problem, self.deadline(), stats))
+        return first_of(stream, stats)
 
-    def count(self, problem: Problem) -> Outcome:
-        plan = self.plan(problem, "count")
-        self.stats = {}
-        if plan.algorithm == "count-split":
-            return self._count_split(problem, plan)
-        if plan.algorithm == "constellations":
-            try:
-                q, _, _ = self._classes(problem, plan)
-            except Unknown as exc:
-                return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
-            return Outcome(Status.SOLVED, count=q)
-        outcome = self._mrv(problem, stop_at=0) if plan.algorithm == "mrv" else self._count_rows(problem, plan)
+    def _count(self, problem: Problem, plan: Plan) -> Outcome:
+        run = {
+            Algorithm.COUNT_SPLIT: lambda p: self._count_split(p, plan),
+            Algorithm.CONSTELLATIONS: lambda p: self._count_constellations(p, plan),
+            Algorithm.MRV: lambda p: self._one_item(self._mrv(p, stop_at=0)),
+            Algorithm.ROWS_PYTHON: lambda p: self._one_item(self._count_rows(p, plan)),
+            Algorithm.COUNT_ROWS: lambda p: self._one_item(self._count_rows(p, plan)),
+        }
+        return run[Algorithm(plan.algorithm)](problem)
+
+    def _one_item(self, outcome: Outcome) -> Outcome:
+        """A count not cut into sub-problems is reported as one item of progress."""
         progress = self.settings.get("progress")
-        if progress and outcome.status is not Status.UNKNOWN:  # a count not cut into sub-problems is one item
+        if progress and outcome.status is not Status.UNKNOWN:
             progress(1, 1)
         return outcome
 
+    def _count_constellations(self, problem: Problem, plan: Plan) -> Outcome:
+        try:
+            q, _, _ = self._classes(problem, plan)
+        except Unknown as exc:
+            return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
+        return Outcome(Status.SOLVED, count=q)
+
     def _count_rows(self, problem: Problem, plan: Plan) -> Outcome:
         """Count the row search's solutions (compiled batches, or Python integers)."""
-        if plan.algorithm == "rows-python":
-            return self.counted(1 for _ in pysearch.solutions(problem, self.deadline(), self.stats))
-        return self.counted(len(batch) for batch in enumerate_arrays(problem, self.deadline(), self.stats))
+        stats: Stats = {}
+        if plan.algorithm == Algorithm.ROWS_PYTHON:
+            return counted((1 for _ in pysearch.solutions(problem, self.deadline(), stats)), stats)
+        return counted((len(batch) for batch in enumerate_arrays(problem, self.deadline(), stats)), stats)
 
     def _count_split(self, problem: Problem, plan: Plan) -> Outcome:
         deadline = self.deadline()
@@ -159,23 +186,21 @@ class BitmaskBackend(Backend):
                         break
                 deadline.check(found)
         except Unknown as exc:
-            self.stats = {"nodes": nodes}
-            return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats=self.stats)
-        self.stats = {"nodes": nodes}
+            return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats={"nodes": nodes})
+        stats = {"nodes": nodes}
         if stop_at == 1 and not found:
-            return Outcome(Status.NO_SOLUTION, count=0, stats=self.stats)
+            return Outcome(Status.NO_SOLUTION, count=0, stats=stats)
         if stop_at == 1:
-            return Outcome(Status.SOLVED, last, 1, stats=self.stats)
-        return Outcome(Status.SOLVED, count=found, stats=self.stats)
+            return Outcome(Status.SOLVED, last, 1, stats=stats)
+        return Outcome(Status.SOLVED, count=found, stats=stats)
 
     # -- symmetry classes and partitions ---------------------------------------------------
 
-    def count_classes(self, problem: Problem) -> ClassCount:
-        plan = self.plan(problem, "unique")
-        if plan.algorithm == "constellations":
+    def _count_classes(self, problem: Problem, plan: Plan) -> ClassCount:
+        if plan.algorithm == Algorithm.CONSTELLATIONS:
             return classes_from_symmetric(problem, *self._classes(problem, plan))
-        if plan.algorithm != "canonical":
-            return super().count_classes(problem)
+        if plan.algorithm != Algorithm.CANONICAL:
+            return super()._count_classes(problem, plan)
         from .canonical import count_classes
 
         return count_classes(problem, plan.workers, self.deadline())
@@ -204,8 +229,8 @@ class BitmaskBackend(Backend):
         rows' placements."""
         from ...run.partition import Partition
 
-        plan = self.plan(problem, "count")
-        if plan.algorithm == "constellations":
+        plan = self.plan(problem, Task.COUNT)
+        if plan.algorithm == Algorithm.CONSTELLATIONS:
             from . import constellations as cs
 
             return cs.partition(problem, cs.constellations(problem))

@@ -8,10 +8,11 @@ happens to have imported), and it comes with a reason the user sees (`--json`'s 
 from __future__ import annotations
 
 import os
+from enum import StrEnum
 from typing import Any
 
 from ...model.problem import Problem
-from ..base import Plan, UnsupportedProblem
+from ..base import Plan, Task, UnsupportedProblem
 from .construct import has_closed_form
 
 #: Boards up to this many columns fit one uint64 per row and run compiled.
@@ -38,15 +39,30 @@ CONSTELLATIONS_MAX_N = 32
 #: this share of the board is unusable (it pays per solution, the row search does not).
 MRV_COUNT_UNUSABLE = 0.5
 
+class Algorithm(StrEnum):
+    """The engine's algorithms (the backend runs each through one dispatch table)."""
+
+    CONSTRUCT = "construct"
+    MRV = "mrv"
+    ROWS = "rows"
+    ROWS_PYTHON = "rows-python"
+    COUNT_SPLIT = "count-split"
+    COUNT_ROWS = "count-rows"
+    CANONICAL = "canonical"
+    CONSTELLATIONS = "constellations"
+
+
 ALGORITHMS = {
-    "construct": "explicit O(n) placement (or the theorem that there is none)",
-    "mrv": "most-constrained-line search, compiled",
-    "rows": "row-by-row bitmask search, compiled, lexicographic",
-    "rows-python": "row-by-row bitmask search on Python integers",
-    "count-split": "compiled count kernel over prefix sub-problems (left-right mirror)",
-    "count-rows": "compiled row search, counting its solutions",
-    "canonical": "symmetry-broken compiled searches with a compiled canonical test",
-    "constellations": "one search per symmetry class of the queens of the innermost ring, weighted by the class size",
+    Algorithm.CONSTRUCT: "explicit O(n) placement (or the theorem that there is none)",
+    Algorithm.MRV: "most-constrained-line search, compiled",
+    Algorithm.ROWS: "row-by-row bitmask search, compiled, lexicographic",
+    Algorithm.ROWS_PYTHON: "row-by-row bitmask search on Python integers",
+    Algorithm.COUNT_SPLIT: "compiled count kernel over prefix sub-problems (left-right mirror)",
+    Algorithm.COUNT_ROWS: "compiled row search, counting its solutions",
+    Algorithm.CANONICAL: "symmetry-broken compiled searches with a compiled canonical test",
+    Algorithm.CONSTELLATIONS: (
+        "one search per symmetry class of the queens of the innermost ring, weighted by the class size"
+    ),
 }
 
 
@@ -79,62 +95,63 @@ def _unusable_share(problem: Problem) -> float:
     return 1 - sum(m.bit_count() for m in problem.row_masks) / problem.n**2
 
 
-def plan(problem: Problem, task: str, settings: dict[str, Any], default_workers: int) -> Plan:
+def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers: int) -> Plan:
     n = problem.n
     jit = jit_enabled()
     compiled = n <= MAX_COMPILED_N and jit
     wide = "over 64 columns" if jit else "numba's JIT is disabled (NUMBA_DISABLE_JIT)"
     workers = settings.get("workers")
     searchable = n <= MAX_PYTHON_SEARCH_N
-    if not searchable and not (task == "first" and has_closed_form(problem) and not settings.get("lexicographic")):
+    if not searchable and not (task == Task.FIRST and has_closed_form(problem) and not settings.get("lexicographic")):
         raise UnsupportedProblem(
             f"bitmask: {task} on a {n}x{n} board needs a search, which stops at {MAX_PYTHON_SEARCH_N} columns "
             "(first on a plain board has a closed form at any size)"
         )
-    if workers not in (None, 1) and task not in ("count", "unique"):
+    if workers not in (None, 1) and task not in (Task.COUNT, Task.UNIQUE):
         raise UnsupportedProblem(f"bitmask: {task} runs in one process; --workers applies to count")
-    if settings.get("lexicographic") and task != "first":
+    if settings.get("lexicographic") and task != Task.FIRST:
         raise UnsupportedProblem("bitmask: --lexicographic applies to first (solve is always lexicographic)")
 
-    if task == "first":
+    if task == Task.FIRST:
         if settings.get("lexicographic"):
             if not compiled:
-                return Plan(task, "rows-python", f"the lexicographically first solution, {wide}")
-            return Plan(task, "rows", "the lexicographically first solution was asked for")
+                return Plan(task, Algorithm.ROWS_PYTHON, f"the lexicographically first solution, {wide}")
+            return Plan(task, Algorithm.ROWS, "the lexicographically first solution was asked for")
         if has_closed_form(problem):
-            return Plan(task, "construct", "a closed form covers this plain board")
+            return Plan(task, Algorithm.CONSTRUCT, "a closed form covers this plain board")
         if constrained(problem):
-            return Plan(task, "mrv", "blocked or fixed squares: branch on the most constrained line")
+            return Plan(task, Algorithm.MRV, "blocked or fixed squares: branch on the most constrained line")
         if not compiled:
-            return Plan(task, "rows-python", f"{wide}, and no closed form")
-        return Plan(task, "rows", "a variant with no closed form for this n")
+            return Plan(task, Algorithm.ROWS_PYTHON, f"{wide}, and no closed form")
+        return Plan(task, Algorithm.ROWS, "a variant with no closed form for this n")
 
-    if task == "solve":
+    if task == Task.SOLVE:
         if not compiled:
-            return Plan(task, "rows-python", wide)
-        return Plan(task, "rows", "streams every solution in lexicographic order")
+            return Plan(task, Algorithm.ROWS_PYTHON, wide)
+        return Plan(task, Algorithm.ROWS, "streams every solution in lexicographic order")
 
-    if task == "unique":
+    if task == Task.UNIQUE:
         if not compiled:
-            return Plan(task, "rows-python", f"{wide}: every solution tested in Python")
+            return Plan(task, Algorithm.ROWS_PYTHON, f"{wide}: every solution tested in Python")
         if by_constellations(problem):
             w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
-            return Plan(task, "constellations", "all 8 symmetries hold: classes of ring queens", w)
+            return Plan(task, Algorithm.CONSTELLATIONS, "all 8 symmetries hold: classes of ring queens", w)
         w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
-        return Plan(task, "canonical", "one search per first-row column, then the canonical test", w)
+        return Plan(task, Algorithm.CANONICAL, "one search per first-row column, then the canonical test", w)
 
     # count
     if not compiled:
-        return Plan(task, "rows-python", wide)
+        return Plan(task, Algorithm.ROWS_PYTHON, wide)
     if n <= PYTHON_COUNT_MAX_N and problem.rule.diagonals:
-        return Plan(task, "rows-python", f"n <= {PYTHON_COUNT_MAX_N}: cheaper than loading the compiled kernel")
+        return Plan(task, Algorithm.ROWS_PYTHON, f"n <= {PYTHON_COUNT_MAX_N}: cheaper than loading the compiled kernel")
     if by_constellations(problem):
         w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
-        return Plan(task, "constellations", "all 8 symmetries hold: classes of ring queens, under 1/8 of the search", w)
+        why = "all 8 symmetries hold: classes of ring queens, under 1/8 of the search"
+        return Plan(task, Algorithm.CONSTELLATIONS, why, w)
     if constrained(problem) and _unusable_share(problem) > MRV_COUNT_UNUSABLE:
-        return Plan(task, "mrv", "over half the board unusable: the most-constrained-line search prunes more")
+        return Plan(task, Algorithm.MRV, "over half the board unusable: the most-constrained-line search prunes more")
     if problem.rule.knight or problem.torus:
-        return Plan(task, "count-rows", "no count kernel for knight moves or wrapped diagonals")
+        return Plan(task, Algorithm.COUNT_ROWS, "no count kernel for knight moves or wrapped diagonals")
     w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
     why = "sub-problems on a process pool" if w > 1 else "sub-problems in this process"
-    return Plan(task, "count-split", why, w)
+    return Plan(task, Algorithm.COUNT_SPLIT, why, w)
