@@ -72,7 +72,7 @@ def unique_seconds(n: int, workers: int) -> float:
 def checkpoint_seconds(n: int, workers: int) -> float:
     from nqueens_cp.run.partition import checked_total, count_partitioned, pool_runner
 
-    part = nq.get_backend("bitmask").partition(nq.Problem(n), 3)
+    part = nq.get_backend("bitmask").partition(nq.Problem(n))
     with tempfile.TemporaryDirectory() as folder:
         ck = Path(folder) / "c.json"
         start = time.perf_counter()

@@ -88,10 +88,6 @@ def count_classes(problem: Problem | int, backend: str | Backend = DEFAULT_BACKE
     return b.count_classes(p)
 
 
-#: Rows fixed per sub-problem of a partitioned count where the backend cuts by rows.
-PARTITION_DEPTH = 3
-
-
 def count_partitioned(
     problem: Problem | int,
     backend: str | Backend = DEFAULT_BACKEND,
@@ -132,7 +128,7 @@ def count_partitioned(
         check_dask_address(dask)
     if workers is not None and not 1 <= workers <= max_workers():
         raise UnsupportedProblem(f"--workers must be 1..{max_workers()} on this machine, got {workers}")
-    part = b.partition(p, depth or PARTITION_DEPTH)
+    part = b.partition(p, depth)
     if check:
         assert checkpoint is not None
         total = checked_total(part, checkpoint)

@@ -115,7 +115,7 @@ def test_the_mirror_kernel_agrees_sub_problem_by_sub_problem_totals():
 
 
 def test_the_checkpoint_path_uses_the_same_sub_problems(tmp_path):
-    part = nq.get_backend("bitmask").partition(Problem(13), 3)
+    part = nq.get_backend("bitmask").partition(Problem(13))
     assert part.fingerprint["split"] == "constellations"
     ck = tmp_path / "c.json"
     assert count_partitioned(part, pool_runner(2), ck) == A000170[12]
@@ -135,7 +135,7 @@ def test_a_checkpoint_of_another_numbering_is_refused(tmp_path):
     ck = tmp_path / "c.json"
     assert count_partitioned(cs.partition(p, turned), pool_runner(1), ck) == A000170[12]
     with pytest.raises(CheckpointError, match="sub_problems"):
-        count_partitioned(nq.get_backend("bitmask").partition(p, 3), pool_runner(1), ck)
+        count_partitioned(nq.get_backend("bitmask").partition(p), pool_runner(1), ck)
     with pytest.raises(CheckpointError, match="sub_problems"):  # another ring
         count_partitioned(cs.partition(p, cs.constellations(p, ring=0)), pool_runner(1), ck)
 

@@ -2,6 +2,7 @@
 
 import contextlib
 import json
+import math
 import os
 import signal
 import subprocess
@@ -14,10 +15,10 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import NQueensError, Problem
 from nqueens_cp.run.partition import CheckpointError, count_partitioned, dask_runner, pool_runner
-from tests.conftest import A000170, children, run, script
+from tests.conftest import A000170, backtrack_count, children, run, script
 
 
-def part(p, depth=3):
+def part(p, depth=None):
     return nq.get_backend("bitmask").partition(p, depth)
 
 
@@ -47,7 +48,7 @@ def test_checkpoint_records_everything_and_a_rerun_runs_nothing(tmp_path):
 
 def test_resume_runs_only_what_is_missing(tmp_path):
     ck = tmp_path / "c.json"
-    work = part(Problem(11), 2)
+    work = part(Problem(11, "rook"), 2)
 
     def dies_halfway(w, indices):
         for k, (index, count) in enumerate(pool_runner(1)(w, indices)):
@@ -65,7 +66,7 @@ def test_resume_runs_only_what_is_missing(tmp_path):
         seen.extend(indices)
         return pool_runner(1)(w, indices)
 
-    assert count_partitioned(work, watching, ck) == A000170[10]
+    assert count_partitioned(work, watching, ck) == math.factorial(11)
     assert sorted(seen) == sorted(set(range(work.size)) - recorded)
 
 
@@ -399,7 +400,7 @@ from nqueens_cp.run.partition import dask_runner, pool_runner
 signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as the nqueens script sets it
 r, w = os.pipe()
 os.close(r)  # a pipe whose reader is gone, like one to a child that exited
-part = nq.get_backend("bitmask").partition(nq.Problem(12), 3)
+part = nq.get_backend("bitmask").partition(nq.Problem(12))
 runner = dask_runner("local", 1) if sys.argv[1] == "dask" else pool_runner(2)
 results = runner(part, range(part.size))
 try:
@@ -433,3 +434,24 @@ def test_a_broken_pipe_while_workers_run_raises_instead_of_killing(where):
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)  # whatever a failed run left behind
+
+
+def test_every_runner_counts_the_same_numbered_sub_problems():
+    """In this process, on the pool and through a checkpoint, a split count goes through the
+    items of `partition` (they used to be cut at different depths)."""
+    p = Problem(11, blocked=[(0, 0), (5, 7)])
+    backend = nq.get_backend("bitmask")
+    items = backend.partition(p).size
+    for workers in (1, 2):
+        seen = []
+        b = nq.get_backend("bitmask", workers=workers, progress=lambda done, total: seen.append(total))
+        assert b.plan(p, "count").algorithm == "count-split"
+        assert b.count(p).count == backtrack_count(p)
+        assert set(seen) == {items}, workers
+
+
+def test_depth_is_refused_where_it_would_go_unused():
+    with pytest.raises(nq.UnsupportedProblem, match="--depth applies to row splits"):
+        nq.get_backend("bitmask").partition(Problem(12), depth=2)
+    with pytest.raises(nq.UnsupportedProblem, match=r"--depth must be 1..9"):
+        nq.get_backend("bitmask").partition(Problem(10, "rook"), depth=40)

@@ -352,11 +352,11 @@ class Backend:
                 by_orbit[orbit] = by_orbit.get(orbit, 0) + 1
         return ClassCount(group, by_orbit, stats=stats)
 
-    def partition(self, problem: Problem, depth: int) -> Partition:
+    def partition(self, problem: Problem, depth: int | None = None) -> Partition:
         """Optional, with `capabilities.partition`: the count of `problem` as numbered work items
-        (`run.partition.Partition`) whose results add up to the total, for the process pool,
-        Dask and checkpoints; `depth` is how many rows a sub-problem fixes where the backend cuts
-        by rows."""
+        (`run.partition.Partition`) whose results add up to the total, the same items for every
+        runner (this process, the pool, Dask, checkpoints); `depth` is how many rows a
+        sub-problem fixes where the backend cuts by rows (None: the backend's default)."""
         raise UnsupportedProblem(f"backend {self.name!r} cannot cut a count into sub-problems")
 
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:

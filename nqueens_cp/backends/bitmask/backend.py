@@ -10,7 +10,7 @@ counting kernels are stopped mid-call by a watcher (`backends/watch.py`) on Ctrl
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,14 +26,18 @@ from ..base import (
     Status,
     Task,
     Unknown,
+    UnsupportedProblem,
     counted,
     first_of,
 )
 from . import planner, pysearch
 from .construct import construct
+
+if TYPE_CHECKING:
+    from ...run.partition import Partition
 from .planner import Algorithm
 from .rows import SLICE_NODES, enumerate_arrays
-from .split import POOL_DEPTH, count_item, fingerprint, in_process_depth, load_kernels, masks_array
+from .split import SPLIT_DEPTH, count_item, fingerprint, load_kernels, masks_array
 from .split import split as split_rows
 
 
@@ -135,29 +139,31 @@ class BitmaskBackend(Backend):
         return counted((len(batch) for batch in enumerate_arrays(problem, self.deadline(), stats)), stats)
 
     def _count_split(self, problem: Problem, plan: Plan) -> Outcome:
+        """The row split's numbered sub-problems, the same ones `partition` hands to checkpoints
+        and Dask, counted in this process or on the pool."""
+        from ..watch import watched
+        from .split import count_one
+
         deadline = self.deadline()
         progress = self.settings.get("progress")
-        masks, diag = masks_array(problem), problem.rule.diagonals
-        subs = split_rows(problem, POOL_DEPTH if plan.workers > 1 else in_process_depth(problem.n))
-        context = (masks, diag, subs)
+        part = self.partition(problem)
+        masks, diag, subs = part.context
         total = 0
         try:
             if plan.workers > 1:
                 from ...run.parallel import share_work
 
-                load_kernels(masks, diag)
-                (total,) = share_work(count_item, len(subs), plan.workers, context, 1, progress, deadline.check)
+                assert part.prepare is not None
+                part.prepare()
+                (total,) = share_work(part.func, part.size, plan.workers, part.context, 1, progress, deadline.check)
             else:
-                from ..watch import watched
-                from .split import count_one
-
                 with watched(deadline) as stop:
-                    for i in range(len(subs)):
-                        part = count_one(masks, diag, subs[i], stop)
+                    for i in range(part.size):
+                        count = count_one(masks, diag, subs[i], stop)
                         deadline.check(total)  # a call stopped at the deadline: its part is not taken
-                        total += part
+                        total += count
                         if progress:
-                            progress(i + 1, len(subs))
+                            progress(i + 1, part.size)
         except Unknown as exc:
             return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
         return Outcome(Status.SOLVED, count=total)
@@ -223,19 +229,28 @@ class BitmaskBackend(Backend):
         q, p, r = share_work(cs.classes_item, len(cons), plan.workers, context, 3, progress, poll)
         return q, p, r
 
-    def partition(self, problem: Problem, depth: int):
-        """The count as numbered work items for nqueens_cp.partition (pool, Dask, checkpoints):
-        symmetry classes of constellations where all 8 symmetries hold, else the first `depth`
-        rows' placements."""
+    def partition(self, problem: Problem, depth: int | None = None) -> Partition:
+        """The count as numbered work items, the same for every runner (this process, the pool,
+        Dask, checkpoints): symmetry classes of constellations where all 8 symmetries hold, else
+        the placements of the first `depth` rows (SPLIT_DEPTH by default)."""
         from ...run.partition import Partition
 
         plan = self.plan(problem, Task.COUNT)
         if plan.algorithm == Algorithm.CONSTELLATIONS:
+            if depth is not None:
+                raise UnsupportedProblem(
+                    "bitmask: this count is cut into symmetry classes of ring queens (all 8 symmetries hold); "
+                    "--depth applies to row splits"
+                )
             from . import constellations as cs
 
             return cs.partition(problem, cs.constellations(problem))
         if problem.n > planner.MAX_COMPILED_N or problem.torus or problem.rule.knight:
             raise BackendError("bitmask: a partitioned count covers queen and rook boards up to 64 columns")
+        if depth is None:
+            depth = SPLIT_DEPTH  # fewer on a board with fewer rows (split stops one row short)
+        elif not 1 <= depth < problem.n:
+            raise UnsupportedProblem(f"bitmask: --depth must be 1..{problem.n - 1} on {problem.n} rows, got {depth}")
         masks, diag = masks_array(problem), problem.rule.diagonals
         return Partition(
             fingerprint(problem, depth),

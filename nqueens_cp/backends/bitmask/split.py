@@ -47,15 +47,10 @@ def split(problem: Problem, depth: int) -> np.ndarray:
     return np.array(states, dtype=np.uint64).reshape(-1, 5)
 
 
-def in_process_depth(n: int) -> int:
-    """Rows fixed per sub-problem for a count in this process: deeper as n grows, so progress is
-    reported in steps of a fraction of a second (Ctrl-C and the clock stop a call anyway)."""
-    return max(2, (n - 12) // 2)
-
-
-#: Rows fixed per sub-problem on a process pool: about n^3/6 items keep every worker busy to
-#: the end.
-POOL_DEPTH = 3
+#: Rows fixed per sub-problem of a row split, wherever it runs (in this process, on the pool,
+#: on Dask, into a checkpoint): about n^3/6 items keep every worker busy to the end, and each is
+#: small enough that progress moves and a stop is quick.
+SPLIT_DEPTH = 3
 
 
 def count_one(masks: np.ndarray, diag: bool, sub: np.ndarray, stop: np.ndarray | None = None) -> int:

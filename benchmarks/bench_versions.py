@@ -1,0 +1,68 @@
+"""Two source trees of nqueens_cp side by side: is the new one slower?
+
+    git worktree add /tmp/old <commit>
+    python benchmarks/bench_versions.py /tmp/old . --repeat 5
+
+Runs, alternating between the trees so that a slower minute of the shared machine hits both,
+`count(16)` on one worker and the enumeration of every solution of n = 14 written as jsonl to
+/dev/null. Each measurement is a fresh process with the tree first on sys.path, timed inside the
+process after a warm-up (start-up and numba's cache loading excluded). Prints the best time of
+each tree and the ratio new / old.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+CASES = {
+    "count 16": """
+import time, nqueens_cp as nq
+nq.count(12, workers=1)
+t = time.perf_counter(); assert nq.count(16, workers=1) == 14772512; print(time.perf_counter() - t)
+""",
+    "enumerate 14": """
+import os, time, nqueens_cp as nq
+try:
+    from nqueens_cp.io.render import write_solutions
+except ImportError:
+    from nqueens_cp.render import write_solutions
+b = nq.get_backend("bitmask")
+with open(os.devnull, "wb") as out:
+    write_solutions(nq.Problem(8), b.batches(nq.Problem(8)), "jsonl", out)
+    t = time.perf_counter(); assert write_solutions(nq.Problem(14), b.batches(nq.Problem(14)), "jsonl", out) == 365596
+print(time.perf_counter() - t)
+""",
+}
+
+
+def measure(tree: Path, code: str) -> float:
+    env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("old", type=Path)
+    ap.add_argument("new", type=Path)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    report = {}
+    for name, code in CASES.items():
+        times: dict[str, list[float]] = {"old": [], "new": []}
+        for _ in range(args.repeat):
+            for label, tree in (("old", args.old), ("new", args.new)):
+                times[label].append(measure(tree, code))
+        old, new = min(times["old"]), min(times["new"])
+        report[name] = {"old_s": round(old, 4), "new_s": round(new, 4), "new/old": round(new / old, 3)}
+        print(f"{name}: old {old:.3f} s, new {new:.3f} s, new/old {new / old:.3f}")
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
