@@ -443,8 +443,8 @@ def test_every_runner_counts_the_same_numbered_sub_problems():
     backend = nq.get_backend("bitmask")
     items = backend.partition(p).size
     for workers in (1, 2):
-        seen = []
-        b = nq.get_backend("bitmask", workers=workers, progress=lambda done, total: seen.append(total))
+        seen: list[int] = []
+        b = nq.get_backend("bitmask", workers=workers, progress=lambda done, total, seen=seen: seen.append(total))
         assert b.plan(p, "count").algorithm == "count-split"
         assert b.count(p).count == backtrack_count(p)
         assert set(seen) == {items}, workers
