@@ -91,14 +91,31 @@ def gone(pids, within: float = 5.0) -> bool:
         time.sleep(0.05)
 
 
-def interrupt_when(args, ready: Callable[[], bool], sig=signal.SIGINT, limit: float = 60.0):
-    """Run the nqueens script with `args`, wait until `ready()` (at most `limit` seconds), send
+def cpu_seconds(pid: int) -> float:
+    """CPU time process `pid` has used (user + system, from /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def busy(cpu: float) -> Callable[[int], bool]:
+    """Readiness: the process has done `cpu` seconds of work (more than its start-up takes), so
+    it is searching; unlike a fixed sleep, a loaded machine cannot make it come too early."""
+    return lambda pid: cpu_seconds(pid) >= cpu
+
+
+def with_workers(k: int) -> Callable[[int], bool]:
+    """Readiness: the process has its `k` worker processes."""
+    return lambda pid: len(children(pid)) >= k
+
+
+def interrupt_when(args, ready: Callable[[int], bool], sig=signal.SIGINT, limit: float = 60.0):
+    """Run the nqueens script with `args`, wait until `ready(pid)` (at most `limit` seconds), send
     `sig`. Returns (exit code, seconds from the signal to the exit, stderr, the script's child
     processes when the signal was sent); the script is killed if it outlives the test."""
     proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + limit
-        while not ready() and time.monotonic() < deadline:
+        while proc.poll() is None and not ready(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert proc.poll() is None, "the run ended before the signal"
         workers = children(proc.pid)

@@ -11,7 +11,18 @@ import pytest
 
 from nqueens_cp import Problem
 from nqueens_cp.io.formats import read_model
-from tests.conftest import A000170, MODELS, backtrack_count, children, csplib_counts, run, script
+from tests.conftest import (
+    A000170,
+    MODELS,
+    backtrack_count,
+    busy,
+    children,
+    csplib_counts,
+    interrupt_when,
+    run,
+    script,
+    with_workers,
+)
 
 
 def test_solve_boards_is_leetcode_style():
@@ -179,18 +190,16 @@ def test_installed_script_runs_and_pipes_quietly():
 
 
 def test_installed_script_ctrl_c_is_quiet():
-    exe = script()
-    proc = subprocess.Popen([exe, "count", "17", "-b", "cpsat"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(5)  # well past start-up (about 1.5 s): the interrupt must land in the search
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and b"Traceback" not in err
+    code, _, err, _ = interrupt_when(["count", "17", "-b", "cpsat"], busy(2.5))  # in CP-SAT's search
+    assert code == 130 and b"Traceback" not in err
 
 
 def test_ctrl_c_stops_the_counting_pool_and_its_workers():
     exe = script()
     proc = subprocess.Popen([exe, "count", "19", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(5)  # the pool is counting (n = 19 takes minutes)
+    deadline = time.monotonic() + 60
+    while not with_workers(2)(proc.pid) and time.monotonic() < deadline:  # the pool is counting
+        time.sleep(0.05)
     workers = children(proc.pid)
     assert len(workers) == 2
     proc.send_signal(signal.SIGINT)

@@ -198,7 +198,7 @@ def test_bad_compare_input_is_one_line(args, message):
 def test_ctrl_c_keeps_finished_runs_and_leaves_no_worker(tmp_path):
     out = tmp_path / "r.csv"
     args = ["compare", "--n", "4..40", "--backends", "bitmask", "--task", "solve", "--jobs", "2", "-o", out]
-    code, took, err, workers = interrupt_when(args, lambda: out.exists() and len(out.read_text().splitlines()) >= 10)
+    code, took, err, workers = interrupt_when(args, lambda _: out.exists() and len(out.read_text().splitlines()) >= 10)
     assert len(workers) == 2
     assert code == 130 and took < 10 and err.decode().strip() == "nqueens: interrupted"
     assert gone(workers, within=0)

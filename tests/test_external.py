@@ -8,6 +8,7 @@ programs, a correct one and one with a known bug."""
 import json
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -231,7 +232,35 @@ def test_a_failing_program_is_one_line_and_its_exit_code(command, code, message)
 def test_ctrl_c_stops_verify_against_and_the_program(tmp_path):
     marker = tmp_path / "started"
     prog = f"{sys.executable} -c 'import pathlib, time; pathlib.Path(\"{marker}\").touch(); time.sleep(120)'"
-    code, took, err, program = interrupt_when(["verify", 6, "--against", prog], marker.exists)
+    code, took, err, program = interrupt_when(["verify", 6, "--against", prog], lambda _: marker.exists())
     assert marker.exists() and len(program) == 1, "the program was not seen running"
     assert code == 130 and took < 10 and err.decode().strip() == "nqueens: interrupted"
     assert gone(program, within=0.2)
+
+
+@pytest.mark.timeout(120)
+def test_verify_against_checks_a_range_of_sizes(tmp_path):
+    """A program wrong only at n = 8 passed `verify 6 --against`; a range finds it."""
+    prog = tmp_path / "wrong_at_8.py"
+    prog.write_text(
+        "import sys, itertools\n"
+        "n = int(sys.argv[1])\n"
+        "for p in itertools.permutations(range(n)):\n"
+        "    if len({c + r for r, c in enumerate(p)}) == len({c - r for r, c in enumerate(p)}) == n:\n"
+        "        print(list(p))\n"
+        "        if n == 8: break\n"
+    )
+    r = run("verify", "5..7", "--against", f"{sys.executable} {prog} {{n}}")
+    assert r.exit_code == 0, r.output
+    assert [line for line in r.stdout.splitlines() if line.startswith("n = ")] == ["n = 5:", "n = 6:", "n = 7:"]
+    r = run("verify", "6..8", "--against", f"{sys.executable} {prog} {{n}}")
+    assert r.exit_code == 1 and "n = 8:" in r.stdout and "missing: 91" in r.stdout
+
+
+@pytest.mark.timeout(60)
+def test_verify_against_bounds_our_own_enumeration_too():
+    """`verify 22 --against true --time-limit 2` enumerated n = 22 with no bound."""
+    start = time.monotonic()
+    r = run("verify", 22, "--against", "true", "--time-limit", 1)
+    assert r.exit_code == 3 and "time limit" in r.stderr
+    assert time.monotonic() - start < 10

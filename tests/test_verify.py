@@ -99,7 +99,24 @@ def test_cpsat_time_limit_is_never_a_count():
     with pytest.raises(nq.TimeLimitReached):
         list(nq.solve(13, backend="cpsat", time_limit=0.05))
     verdict = verify(13, ["bitmask", nq.get_backend("cpsat", time_limit=0.05)])
-    assert not verdict.agree and "time limit" in verdict.runs[1].error
+    assert not verdict.agree and not verdict.disagree and verdict.unknown
+    assert verdict.runs[1].unknown == "time limit" and verdict.runs[1].error is None
+    assert verdict.describe()[-1].startswith("unknown")
+
+
+def test_a_time_limit_in_verify_bounds_every_backend_and_leaves_out_those_it_cannot_bound():
+    verdict = verify(14, ["bitmask", "cpsat"], time_limit=0.5)
+    assert verdict.unknown and not verdict.disagree
+    assert all(r.unknown == "time limit" and r.seconds < 3 for r in verdict.runs)
+    assert "constraint" not in {r.backend for r in verify(6, time_limit=5).runs}
+    with pytest.raises(nq.UnsupportedProblem, match="cannot honour"):
+        verify(6, ["bitmask", "constraint"], time_limit=5)
+
+
+def test_what_a_stopped_run_found_is_still_checked():
+    """A backend that lost a solution disagrees even when the other one was stopped early."""
+    verdict = verify(8, [DropsOne(), nq.get_backend("bitmask")], time_limit=60)
+    assert verdict.disagree
 
 
 @pytest.mark.timeout(60)

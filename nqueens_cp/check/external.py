@@ -150,8 +150,8 @@ def compare_with(path: Path, problem: Problem, backend: Backend, one_based: bool
             c.missing_count += 1
             if len(c.missing) < SHOWN:
                 c.missing.append(sol)
-    except Unknown as exc:
-        raise NQueensError(f"{backend.name} could not enumerate the solutions: {exc}") from None
+    except Unknown:
+        raise  # the reference's own limit: whether the program is right is unknown
     c.extra = sorted(j.valid - found)
     return c
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..api import known
-from ..backends import Backend, BackendError, available_backends, get_backend
+from ..backends import Backend, BackendError, Unknown, available_backends, backend_class, get_backend
 from ..model.problem import Problem, Solution, Square, as_problem
 
 #: How many example solutions or prefixes a report names per kind of difference.
@@ -34,6 +34,8 @@ class BackendRun:
     duplicates: list[Solution] = field(default_factory=list)
     missed: list[tuple[Solution, str]] = field(default_factory=list)  # (solution, who found it)
     error: str | None = None
+    #: Why the run stopped before it finished (a time limit): its count is then a lower bound.
+    unknown: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -56,14 +58,28 @@ class Verdict:
         return len(self.runs) >= 2 and (self.prefixes > 0 or not self.partitioned)
 
     @property
+    def disagree(self) -> bool:
+        """A difference that is established: an invalid or repeated solution, one a backend
+        missed, an error, differing counts of finished runs, a prefix counted differently."""
+        counts = {r.count for r in self.runs if r.unknown is None}
+        return not all(r.ok for r in self.runs) or len(counts) > 1 or bool(self.prefix_disagreements)
+
+    @property
+    def unknown(self) -> bool:
+        """A run stopped early (a time limit), so agreement is not established."""
+        return any(r.unknown for r in self.runs)
+
+    @property
     def agree(self) -> bool:
-        counts = {r.count for r in self.runs}
-        return self.compared and all(r.ok for r in self.runs) and len(counts) == 1 and not self.prefix_disagreements
+        return self.compared and not self.disagree and not self.unknown
 
     def describe(self) -> list[str]:
         """Human-readable lines: one per backend, then the differences."""
         lines = []
         for r in self.runs:
+            if r.unknown:
+                lines.append(f"{r.backend}: at least {r.count} solutions in {r.seconds:.3f}s ({r.unknown} reached)")
+                continue
             count = "error" if r.error else r.count
             lines.append(f"{r.backend}: {count} solutions in {r.seconds:.3f}s")
         for r in self.runs:
@@ -83,34 +99,62 @@ class Verdict:
             lines.append(f"prefix {[list(sq) for sq in prefix]}: {shown}")
         if not self.compared:
             lines.append("nothing compared")
+        elif self.disagree:
+            lines.append("DISAGREE")
+        elif self.unknown:
+            lines.append("unknown: no difference found before a limit was reached")
         else:
-            lines.append("agree" if self.agree else "DISAGREE")
+            lines.append("agree")
         return lines
 
 
-def _backends(names: Sequence[str | Backend] | None, options: dict[str, dict], problem: Problem) -> list[Backend]:
-    """The backends to compare: those named, or every one installed here that models the problem."""
+def _backends(
+    names: Sequence[str | Backend] | None, options: dict[str, dict], problem: Problem, time_limit: float | None
+) -> list[Backend]:
+    """The backends to compare: those named, or every one installed here that models the problem
+    (and, under a time limit, can honour it). A named backend that cannot honour the limit is
+    refused."""
+
+    def made(name: str) -> Backend:
+        given = dict(options.get(name, {}))
+        if time_limit is not None:
+            given["time_limit"] = time_limit
+        return get_backend(name, **given)
+
     if names is None:
-        made = [get_backend(name, **options.get(name, {})) for name in available_backends()]
-        out = [b for b in made if b.supports(problem) is None]
+        honours = {n: backend_class(n).capabilities.options for n in available_backends()}
+        bounded = [n for n, options in honours.items() if time_limit is None or "time_limit" in options]
+        out = [b for b in map(made, bounded) if _can_run(b, problem)]
     else:
-        out = [get_backend(name, **options.get(str(name), {})) for name in names]
+        out = [name if isinstance(name, Backend) else made(name) for name in names]
     if len(out) < 2:
         raise BackendError("verify needs at least two backends")
     return out
+
+
+def _can_run(backend: Backend, problem: Problem) -> bool:
+    """Whether the backend models `problem` and honours its options (a time limit) for it."""
+    try:
+        backend.plan(problem, "solve")
+    except BackendError:
+        return False
+    return True
 
 
 def verify(
     problem: Problem | int,
     backends: Sequence[str | Backend] | None = None,
     options: dict[str, dict] | None = None,
+    time_limit: float | None = None,
 ) -> Verdict:
     """Enumerate with each backend and compare solution sets. Holds each backend's solution set
-    in memory (that is what comparing sets takes): for large problems use verify_partition."""
+    in memory (that is what comparing sets takes): for large problems use verify_partition.
+    `time_limit`: seconds for each backend's enumeration; a run that reaches it is unknown,
+    and what it found is still checked."""
     p = as_problem(problem)
     runs: list[BackendRun] = []
     found: dict[str, set[Solution]] = {}
-    for b in _backends(backends, options or {}, p):
+    for b in _backends(backends, options or {}, p, time_limit):
         run = BackendRun(b.name)
         runs.append(run)
         seen: set[Solution] = set()
@@ -126,13 +170,15 @@ def verify(
                     run.duplicates.append(sol)
                 else:
                     seen.add(sol)
+        except Unknown as exc:
+            run.unknown = exc.reason.value
         except BackendError as exc:
             run.error = str(exc)
         run.seconds = time.perf_counter() - start
         run.count = None if run.error else len(seen) + len(run.duplicates)
         found[b.name] = seen
     for run in runs:
-        if run.error:
+        if run.error or run.unknown:  # a partial set misses what it did not reach
             continue
         mine = found[run.backend]
         for other in runs:
@@ -188,11 +234,12 @@ def verify_partition(
     seed: int = 0,
     options: dict[str, dict] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    time_limit: float | None = None,
 ) -> Verdict:
     """Compare per-prefix counts: the first `depth` rows fixed to each possible prefix, or to a
-    seeded random sample of `sample` prefixes."""
+    seeded random sample of `sample` prefixes. `time_limit`: seconds for each count."""
     p = as_problem(problem)
-    bs = _backends(backends, options or {}, p)
+    bs = _backends(backends, options or {}, p, time_limit)
     chosen = list(prefixes(p, depth)) if sample is None else _sample(prefixes(p, depth), sample, seed)
     runs = [BackendRun(b.name, count=0) for b in bs]
     bad: list[tuple[tuple[Square, ...], dict[str, int]]] = []
@@ -200,13 +247,15 @@ def verify_partition(
         sub = p.with_fixed(prefix)
         counts: dict[str, int] = {}
         for b, run in zip(bs, runs, strict=True):
-            if run.error:
+            if run.error or run.unknown:
                 continue
             start = time.perf_counter()
             try:
                 b.plan(sub, "count")
                 counts[b.name] = known(b.count(sub), b).count
                 run.count = (run.count or 0) + counts[b.name]
+            except Unknown as exc:
+                run.unknown = f"{exc.reason.value}, prefix {[list(sq) for sq in prefix]}"
             except BackendError as exc:
                 run.error = f"prefix {[list(sq) for sq in prefix]}: {exc}"
                 run.count = None

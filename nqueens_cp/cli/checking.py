@@ -12,15 +12,20 @@ import typer
 from .. import api
 from ..backends import DEFAULT_BACKEND
 from ..model.problem import Problem
-from .app import EXIT_DISAGREE, PartialResult, UserError, app
-from .options import PROBLEM, NArg, OneBasedOpt, ProblemSpec, backend_names, problem_options
+from .app import EXIT_DISAGREE, EXIT_UNKNOWN, PartialResult, UserError, app
+from .options import PROBLEM, OneBasedOpt, ProblemSpec, backend_names, problem_options, size_range
 from .output import backend, echo, progress
+
+#: How long --against lets the program run when --time-limit is not given.
+AGAINST_SECONDS = 60.0
 
 
 @app.command()
 @problem_options
 def verify(
-    n: NArg = None,
+    n: Annotated[
+        str | None, typer.Argument(metavar="N", help="Board size, or sizes A..B (may be omitted with --model).")
+    ] = None,
     backends: Annotated[
         str | None, typer.Option("--backends", help="Comma-separated backends (default: all that model it).")
     ] = None,
@@ -36,36 +41,77 @@ def verify(
         typer.Option("--against", metavar="CMD", help='Your program, e.g. "python my.py {n}" ({model}: the file).'),
     ] = None,
     time_limit: Annotated[
-        float, typer.Option("--time-limit", help="With --against: seconds the program may run.")
-    ] = 60.0,
+        float | None,
+        typer.Option(
+            "--time-limit",
+            help="Seconds for each run: every backend's enumeration (each prefix count with --depth) and, "
+            f"with --against, your program (default there: {AGAINST_SECONDS:g}). Reaching it: exit 3.",
+        ),
+    ] = None,
     one_based: Annotated[
         bool, typer.Option("--one-based", help="With --against: the program prints columns counted from 1.")
     ] = False,
     spec: ProblemSpec = PROBLEM,
 ) -> None:
-    """Cross-validate backends, or your program (--against): exit 0 agree, 1 disagree, 3 nothing compared."""
+    """Cross-validate backends, or your program (--against): exit 0 agree, 1 disagree, 3 unknown or nothing compared."""
+    names = backend_names(backends)
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        raise UserError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+    if one_based and against is None:
+        raise UserError("--one-based goes with --against")
+    if sample is not None and depth is None:
+        raise UserError("--sample goes with --depth")
+    if against is not None and depth is not None:
+        raise UserError("--against compares whole solution sets: leave out --depth")
+    sizes: list[str | None] = [n]
+    if n is not None and ".." in n:
+        if spec.model is not None:
+            raise UserError("a range of sizes goes without --model")
+        sizes = [str(k) for k in size_range(n)]
+    problems = [spec.problem(k) for k in sizes]  # every size checked before any run
+    ends: list[tuple[int, str | None]] = []
+    for p in problems:
+        if len(problems) > 1:
+            echo(f"n = {p.n}:")
+        if against is not None:
+            ends.append(_verify_program(against, p, spec.model, names, time_limit, one_based))
+        else:
+            ends.append(_verify_backends(p, names, depth, sample, seed, time_limit))
+    worst = max((code for code, _ in ends), key=_severity)
+    said = next((why for code, why in ends if code == worst and why), None)  # one line on stderr
+    if worst == EXIT_UNKNOWN:
+        raise PartialResult(said or "nothing was compared")
+    if worst:
+        if said:
+            sys.stderr.write(f"nqueens: {said}\n")
+        raise typer.Exit(worst)
+
+
+def _severity(code: int) -> int:
+    """A disagreement outranks an unknown, which outranks agreement."""
+    return {0: 0, EXIT_UNKNOWN: 1, EXIT_DISAGREE: 2}[code]
+
+
+def _verify_backends(
+    p: Problem, names: list[str] | None, depth: int | None, sample: int | None, seed: int, time_limit: float | None
+) -> tuple[int, str | None]:
+    """(exit code, what stderr says) of comparing backends on `p`."""
     from ..check import verify as v
 
-    names = backend_names(backends)
-    p = spec.problem(n)
-    if against is not None:
-        _verify_program(against, p, spec.model, names, time_limit, one_based, depth)
-        return
-    if one_based:
-        raise UserError("--one-based goes with --against")
     if depth is None:
-        if sample is not None:
-            raise UserError("--sample goes with --depth")
-        verdict = v.verify(p, names)
+        verdict = v.verify(p, names, time_limit=time_limit)
     else:
         with progress("prefixes") as bar:
-            verdict = v.verify_partition(p, names, depth=depth, sample=sample, seed=seed, progress=bar)
+            verdict = v.verify_partition(
+                p, names, depth=depth, sample=sample, seed=seed, progress=bar, time_limit=time_limit
+            )
         echo(f"{verdict.prefixes} prefixes of depth {depth}")
     echo("\n".join(verdict.describe()))
-    if not verdict.compared:
-        raise PartialResult("nothing was compared")
-    if not verdict.agree:
-        raise typer.Exit(EXIT_DISAGREE)
+    if verdict.compared and verdict.disagree:
+        return EXIT_DISAGREE, None
+    if verdict.agree:
+        return 0, None
+    return EXIT_UNKNOWN, "a limit was reached before every backend finished" if verdict.compared else None
 
 
 def _verify_program(
@@ -73,29 +119,25 @@ def _verify_program(
     p: Problem,
     model: Path | None,
     names: list[str] | None,
-    time_limit: float,
+    time_limit: float | None,
     one_based: bool,
-    depth: int | None,
-) -> None:
+) -> tuple[int, str | None]:
+    """(exit code, what stderr says) of comparing the program's answers with a backend's on `p`."""
+    from ..backends import Unknown
     from ..check.external import ProgramFailed, ProgramTimeout, verify_program
 
-    if depth is not None:
-        raise UserError("--against compares whole solution sets: leave out --depth")
-    if not 0 < time_limit < float("inf"):
-        raise UserError(f"--time-limit must be a positive number of seconds, got {time_limit}")
-    reference = backend(names[0] if names else DEFAULT_BACKEND)
+    seconds = AGAINST_SECONDS if time_limit is None else time_limit
+    reference = backend(names[0] if names else DEFAULT_BACKEND, time_limit=time_limit)
     reference.plan(p, "solve")
     try:
-        comparison = verify_program(template, p, model, reference, time_limit, one_based)
-    except ProgramTimeout as exc:
-        raise PartialResult(str(exc)) from None
+        comparison = verify_program(template, p, model, reference, seconds, one_based)
+    except (ProgramTimeout, Unknown) as exc:
+        return EXIT_UNKNOWN, str(exc)
     except ProgramFailed as exc:
         echo(f"DISAGREE: the program failed: {exc}")
-        sys.stderr.write(f"nqueens: the program failed: {exc}\n")
-        raise typer.Exit(EXIT_DISAGREE) from None
+        return EXIT_DISAGREE, f"the program failed: {exc}"
     echo("\n".join(comparison.describe()))
-    if not comparison.agree:
-        raise typer.Exit(EXIT_DISAGREE)
+    return (0, None) if comparison.agree else (EXIT_DISAGREE, None)
 
 
 @app.command()
