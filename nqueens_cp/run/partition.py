@@ -10,6 +10,7 @@ for and refuses any other.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import logging
@@ -76,21 +77,53 @@ class Checkpoint:
     one small write (O(1), whatever the file's size); opening an existing journal validates all
     of it and compacts it (duplicates and a torn last line dropped, atomically)."""
 
-    def __init__(self, path: Path, fingerprint: dict[str, Any], info: Callable[[int], dict] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        fingerprint: dict[str, Any],
+        info: Callable[[int], dict] | None = None,
+        read_only: bool = False,
+    ) -> None:
         self.path = path
         self.info = info
         self.fingerprint = fingerprint
         self.digest = _digest(fingerprint)
         self.size = int(fingerprint["items"])
         self.done: dict[int, int] = {}
-        if path.exists():
+        self._file: Any = None
+        if read_only:  # --check: read and validated, never written or locked
+            if not path.exists():
+                raise CheckpointError(f"{path}: no such checkpoint")
             self._load()
-        self._rewrite()
+            return
+        existed = path.exists()
+        held = self._locked(path)  # before anything is read: one run per journal
         try:
-            self._file = path.open("a", encoding="utf-8")
+            if existed:
+                self._load()
+            self._rewrite()
+            self._file = self._locked(path)  # the compacted journal is a new file: held before the old is let go
+        except BaseException:
+            if not existed and path.exists() and not path.stat().st_size:
+                path.unlink()
+            raise
+        finally:
+            held.close()
+        self._synced = self._flushed = time.monotonic()
+
+    def _locked(self, path: Path) -> Any:
+        """The journal opened for appending, with an exclusive lock (flock): a second run on the
+        same checkpoint is refused, since its rewrite would orphan the first run's appends."""
+        try:
+            f = path.open("a", encoding="utf-8")
         except OSError as exc:
             raise CheckpointError(f"{path}: cannot write the checkpoint: {exc.strerror}") from None
-        self._synced = self._flushed = time.monotonic()
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.close()
+            raise CheckpointError(f"{path} is in use by another run (one run per checkpoint)") from None
+        return f
 
     def _load(self) -> None:
         path = self.path
@@ -162,7 +195,7 @@ class Checkpoint:
                 self._synced = now
 
     def close(self) -> None:
-        if not self._file.closed:
+        if self._file is not None and not self._file.closed:
             self._file.flush()
             os.fsync(self._file.fileno())
             self._file.close()
@@ -329,9 +362,10 @@ def _gather(client: Any, as_completed: Any, part: Partition, indices: Sequence[i
             raise NQueensError(f"no Dask worker left for {wait:g} s ({undone} items not done)")
 
 
-def open_checkpoint(part: Partition, path: Path) -> Checkpoint:
-    """The checkpoint for `part` at `path`, validated (and created) before any work starts."""
-    return Checkpoint(path, part.fingerprint | {"items": part.size}, part.info)
+def open_checkpoint(part: Partition, path: Path, read_only: bool = False) -> Checkpoint:
+    """The checkpoint for `part` at `path`, validated (and created, and locked, unless
+    `read_only`) before any work starts."""
+    return Checkpoint(path, part.fingerprint | {"items": part.size}, part.info, read_only)
 
 
 def count_partitioned(
@@ -362,8 +396,7 @@ def count_partitioned(
 
 def checked_total(part: Partition, path: Path) -> int:
     """The total of a finished checkpoint, every record checked, without running anything."""
-    ckpt = open_checkpoint(part, path)
-    ckpt.close()
+    ckpt = open_checkpoint(part, path, read_only=True)
     missing = part.size - len(ckpt.done)
     if missing:
         raise CheckpointError(f"{path}: {missing} of {part.size} items are not recorded yet: run the count to finish")
