@@ -6,7 +6,10 @@ and both are compared with the brute force of conftest; external solvers are the
 programs, a correct one and one with a known bug."""
 
 import json
+import os
 import re
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -19,7 +22,17 @@ from nqueens_cp import Problem
 from nqueens_cp.check.answers import judge, read_answers
 from nqueens_cp.export import export
 from nqueens_cp.io.formats import read_model
-from tests.conftest import A000170, MODELS, brute_force_problem, gone, interrupt_when, problem_strategy, run
+from tests.conftest import (
+    A000170,
+    MODELS,
+    brute_force_problem,
+    children,
+    gone,
+    interrupt_when,
+    problem_strategy,
+    run,
+    script,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = f"{sys.executable} {ROOT / 'examples' / 'nqueens_good.py'} {{n}}"
@@ -264,3 +277,24 @@ def test_verify_against_bounds_our_own_enumeration_too():
     r = run("verify", 22, "--against", "true", "--time-limit", 1)
     assert r.exit_code == 3 and "time limit" in r.stderr
     assert time.monotonic() - start < 10
+
+
+@pytest.mark.timeout(60)
+def test_the_program_dies_with_verify_killed_outright(tmp_path):
+    """`kill -9` of `nqueens verify --against PROG` left PROG running: it now gets a
+    parent-death signal, as the harness's workers do."""
+    marker = tmp_path / "started"
+    prog = f"{sys.executable} -c 'import pathlib, time; pathlib.Path(\"{marker}\").touch(); time.sleep(120)'"
+    proc = subprocess.Popen([script(), "verify", "6", "--against", prog], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        program = children(proc.pid)
+        assert marker.exists() and len(program) == 1, "the program was not seen running"
+        proc.kill()
+        proc.wait(timeout=10)
+        assert gone(program), "the program outlived verify killed with SIGKILL"
+    finally:
+        for pid in children(proc.pid):
+            os.kill(pid, signal.SIGKILL)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from ..run.parallel import _die_with_parent
+from ..run.parallel import die_with_parent
 
 #: A worker is killed this many seconds past its run's wall-clock limit: jobs that can stop
 #: themselves are given the time to do so (and the caller judges a late answer a time-out).
@@ -99,7 +99,7 @@ def _cpu() -> float:
 def _worker(target: str, parent: int) -> None:
     """Serve jobs from stdin until it closes. The protocol uses the original stdout; fd 1 is
     pointed at stderr so that nothing a solver prints can corrupt it."""
-    _die_with_parent(parent)
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.dup(1)
     os.dup2(2, 1)

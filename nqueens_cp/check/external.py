@@ -12,6 +12,7 @@ here), invalid ones (with the attacking pair or the blocked square) and repeats.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shlex
 import signal
@@ -25,6 +26,7 @@ from pathlib import Path
 from ..backends import Backend, Unknown
 from ..io.render import draw
 from ..model.problem import NQueensError, Problem, Solution
+from ..run.parallel import die_with_parent
 from .answers import Judgement, judge, read_answers
 
 #: How many examples of each kind of difference a report names.
@@ -66,7 +68,14 @@ def program_output(args: list[str], time_limit: float) -> Iterator[Path]:
         out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
         with out_path.open("wb") as out, err_path.open("wb") as err:
             try:
-                proc = subprocess.Popen(args, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
+                proc = subprocess.Popen(
+                    args,
+                    stdout=out,
+                    stderr=err,
+                    stdin=subprocess.DEVNULL,
+                    start_new_session=True,
+                    preexec_fn=functools.partial(die_with_parent, os.getpid()),  # even if we are killed -9
+                )
             except OSError as exc:
                 raise ProgramError(f"cannot run {args[0]!r}: {exc.strerror or exc}") from None
             try:

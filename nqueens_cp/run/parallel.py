@@ -38,7 +38,7 @@ _SHARED: Any = None
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """Ask Linux to SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG); if the
     parent is already gone by the time we ask, leave now."""
     if sys.platform.startswith("linux"):
@@ -53,7 +53,7 @@ def _init(context: Any, shared: Any, parent: int) -> None:
     _CONTEXT, _SHARED = context, shared
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _die_with_parent(parent)
+    die_with_parent(parent)
 
 
 def worker_context() -> Any:
