@@ -8,7 +8,9 @@ import time
 
 import pytest
 
+from nqueens_cp import NQueensError
 from nqueens_cp.bench.compare import check_group
+from nqueens_cp.bench.generate import blocked_instance, instance_seed
 from nqueens_cp.bench.results import read_rows, summarize
 from nqueens_cp.bench.sandbox import GRACE_SECONDS, Sandbox
 from nqueens_cp.io.formats import read_model
@@ -223,6 +225,31 @@ def test_generate_writes_a_reproducible_set(tmp_path):
     assert len({(tmp_path / "a" / n).read_text() for n in names}) == 6  # each instance its own seed
     r = run("generate", "blocked", "--n", "10,12", "--blocks", "30", "--count", 2, "--out", tmp_path / "c")
     assert r.exit_code == 2 and "one count per size" in r.stderr
+
+
+def test_generate_never_leaves_a_partial_set_nor_overwrites_silently(tmp_path):
+    """It overwrote files silently, said "wrote 4" when two shapes named the same 2 files, could
+    fail after writing part of a set, and wrote CSPLib text to x.toml."""
+    args = ["generate", "blocked", "--n", "10", "--blocks", "30", "--count", 2, "--out", tmp_path / "a"]
+    assert run(*args).exit_code == 0
+    first = {p.name: p.read_text() for p in (tmp_path / "a").iterdir()}
+    r = run(*args[:-2], "--seed", 9, "--out", tmp_path / "a")
+    assert r.exit_code == 2 and "--force" in r.stderr
+    assert {p.name: p.read_text() for p in (tmp_path / "a").iterdir()} == first
+    assert run(*args[:-2], "--seed", 9, "--out", tmp_path / "a", "--force").exit_code == 0
+    assert {p.name: p.read_text() for p in (tmp_path / "a").iterdir()} != first
+    r = run("generate", "blocked", "--n", "8,8", "--blocks", "5,5", "--count", 2, "--out", tmp_path / "b")
+    assert r.exit_code == 2 and "given twice" in r.stderr
+    # 30 blocked squares of 6x6, one free per row and column: the greedy draw of instance 0 of
+    # seed 5 reaches it, that of instance 2 does not (checked below by the generator itself)
+    shape = ("--n", "10,6", "--blocks", "30,30", "--min-free", 1, "--seed", 5, "--count", 3)
+    assert len(blocked_instance(6, 30, 1, instance_seed(5, 6, 30, 0)).blocked) == 30
+    with pytest.raises(NQueensError):
+        blocked_instance(6, 30, 1, instance_seed(5, 6, 30, 2))
+    r = run("generate", "blocked", *shape, "--out", tmp_path / "c")
+    assert r.exit_code == 2 and not (tmp_path / "c").exists()
+    r = run("generate", "blocked", "--n", "8", "--blocks", "5", "-o", tmp_path / "x.toml")
+    assert r.exit_code == 2 and ".param" in r.stderr and not (tmp_path / "x.toml").exists()
 
 
 def _edit_rows(path, change):

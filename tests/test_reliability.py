@@ -354,3 +354,27 @@ def test_compiled_kernels_are_cached_outside_the_package(tmp_path):
     r = nqueens("count", 12, env=env)
     assert (r.returncode, r.stdout.decode().strip()) == (0, "14200"), r.stderr
     assert list((tmp_path / "nqueens_cp" / "numba").rglob("*.nbi"))
+
+
+def test_written_files_keep_the_user_s_umask_mode_and_links(tmp_path):
+    """-o and checkpoint files were created 0600 whatever the umask, an existing 0664 file
+    became 0600, and -o on a symlink replaced the link instead of writing its target."""
+    before = os.umask(0o022)
+    try:
+        new = tmp_path / "new.jsonl"
+        assert nqueens("solve", 6, "-f", "jsonl", "-o", new).returncode == 0
+        assert stat.S_IMODE(new.stat().st_mode) == 0o644
+        old = tmp_path / "old.jsonl"
+        old.write_text("x\n")
+        old.chmod(0o664)
+        assert nqueens("solve", 6, "-f", "jsonl", "-o", old).returncode == 0
+        assert stat.S_IMODE(old.stat().st_mode) == 0o664 and len(old.read_text().splitlines()) == 4
+        link = tmp_path / "link.jsonl"
+        link.symlink_to(old)
+        assert nqueens("solve", 7, "-f", "jsonl", "-o", link).returncode == 0
+        assert link.is_symlink() and len(old.read_text().splitlines()) == 40
+        ck = tmp_path / "c.jsonl"
+        assert nqueens("count", 11, "--piece", "rook", "--checkpoint", ck).returncode == 0
+        assert stat.S_IMODE(ck.stat().st_mode) == 0o644
+    finally:
+        os.umask(before)

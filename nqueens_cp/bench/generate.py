@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..io.formats import write_param
 from ..model.problem import InvalidProblem, NQueensError, Problem
+from ..run.files import replacing
 
 #: The generator lists all n^2 squares; boards this size are far past what search decides.
 MAX_GENERATED_N = 1000
@@ -52,25 +53,37 @@ def instance_seed(seed: int, n: int, blocks: int, index: int) -> int:
     return int.from_bytes(digest, "little")
 
 
-def blocked_set(folder: Path, shapes: list[tuple[int, int]], count: int, min_free: int, seed: int) -> int:
+def blocked_set(
+    folder: Path, shapes: list[tuple[int, int]], count: int, min_free: int, seed: int, force: bool = False
+) -> int:
     """`count` instances for each (n, blocks) in `shapes`, written to `folder` as
-    n{n}-b{blocks}-{index}.param; returns how many files were written. Every shape is checked
-    before the first file is written."""
-    for n, blocks in shapes:
-        blocked_instance(n, blocks, min_free, instance_seed(seed, n, blocks, 0))
+    n{n}-b{blocks}-{index}.param; returns how many files were written. Every instance is made,
+    and every name checked, before the first file is written (a late failure leaves no partial
+    set); an existing file is replaced only with `force`; each file is written whole or not at
+    all."""
+    if len(set(shapes)) < len(shapes):
+        twice = next(s for s in shapes if shapes.count(s) > 1)
+        raise NQueensError(f"the shape n = {twice[0]}, {twice[1]} blocks is given twice")
+    width = len(str(count - 1))
+    files = [
+        (
+            folder / f"n{n}-b{blocks}-{i:0{width}d}.param",
+            blocked_instance(n, blocks, min_free, instance_seed(seed, n, blocks, i)),
+        )
+        for n, blocks in shapes
+        for i in range(count)
+    ]
+    there = [path for path, _ in files if path.exists()]
+    if there and not force:
+        raise NQueensError(f"{there[0]} exists ({len(there)} of the set's files do): add --force to replace them")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise NQueensError(f"cannot create {folder}: {exc.strerror}") from None
-    width = len(str(count - 1))
-    written = 0
-    for n, blocks in shapes:
-        for i in range(count):
-            p = blocked_instance(n, blocks, min_free, instance_seed(seed, n, blocks, i))
-            path = folder / f"n{n}-b{blocks}-{i:0{width}d}.param"
-            try:
-                path.write_text(write_param(p))
-            except OSError as exc:
-                raise NQueensError(f"cannot write {path}: {exc.strerror}") from None
-            written += 1
-    return written
+    for path, p in files:
+        try:
+            with replacing(path) as (out, _):
+                out.write(write_param(p).encode())
+        except OSError as exc:
+            raise NQueensError(f"cannot write {path}: {exc.strerror}") from None
+    return len(files)

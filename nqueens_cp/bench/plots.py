@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.problem import NQueensError
+from ..run.files import replacing
 from .results import DECIDED, is_wrong
 
 PLOT_SUFFIXES = (".png", ".svg")
@@ -42,7 +43,8 @@ def plot(rows: list[dict[str, Any]], backends: list[str], time_limit: float | No
         _scatter(axes[0][1], rows, backends, time_limit)
     fig.tight_layout()
     try:
-        fig.savefig(path)
+        with replacing(path) as (out, _):  # a failed write leaves no truncated plot behind
+            fig.savefig(out, format=path.suffix.lower().lstrip("."))
     except OSError as exc:
         raise NQueensError(f"cannot write {path}: {exc.strerror}") from None
     finally:

@@ -164,6 +164,7 @@ def generate_blocked(
     ] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", help="With --count: the folder to write them to.")] = None,
     target: Annotated[Path | None, typer.Option("--output", "-o", help="The .param file (default stdout).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="With --out: replace files of the set that exist.")] = False,
 ) -> None:
     """Random blocked n-queens instances (CSPLib prob080 model) as CSPLib .param files: one, or a set."""
     from ..bench.generate import blocked_instance, blocked_set
@@ -172,6 +173,9 @@ def generate_blocked(
     sizes, counts = int_list(n, "--n"), int_list(blocks, "--blocks")
     if len(sizes) != len(counts):
         raise UserError(f"--n gives {len(sizes)} sizes and --blocks {len(counts)} counts: give one count per size")
+    if target is not None and target.suffix.lower() != ".param":
+        what = target.suffix or "no extension"
+        raise UserError(f"generate writes CSPLib .param files, not {what!r}: name it FILE.param")
     if count is None:
         if out_dir is not None:
             raise UserError("--out writes a set: give --count K too")
@@ -183,5 +187,5 @@ def generate_blocked(
         return
     if out_dir is None or target is not None:
         raise UserError("--count writes a set to a folder: give --out DIR (not --output)")
-    written = blocked_set(out_dir, list(zip(sizes, counts, strict=True)), count, min_free, seed)
+    written = blocked_set(out_dir, list(zip(sizes, counts, strict=True)), count, min_free, seed, force)
     echo(f"wrote {written} instances to {out_dir}")

@@ -5,9 +5,7 @@ stays clean for pipes)."""
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +14,7 @@ from typing import Any, BinaryIO
 from .. import api
 from ..backends import Backend, Outcome, Plan
 from ..model.problem import Problem
+from ..run.files import replacing
 from ..run.interrupts import deliver
 from .app import UserError
 
@@ -92,32 +91,11 @@ def output(path: Path | None) -> Iterator[tuple[BinaryIO, list[bool]]]:
         except OSError as exc:
             raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
         return
-    folder = path.parent if str(path.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".part")
-    except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror}") from None
-    keep = [False]
-    ok = False
-    try:
-        f = os.fdopen(fd, "wb")
-        try:
+        with replacing(path) as (f, keep):
             yield f, keep
-            ok = True
-        finally:
-            try:
-                if ok or keep[0]:
-                    f.flush()
-                    os.fsync(f.fileno())
-            finally:
-                f.close()
-            if ok or keep[0]:
-                os.replace(tmp, path)
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def progress(label: str):

@@ -17,7 +17,6 @@ import logging
 import os
 import re
 import signal
-import tempfile
 import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.problem import NQueensError
+from .files import replacing
 
 
 @dataclass(frozen=True)
@@ -164,23 +164,12 @@ class Checkpoint:
 
     def _rewrite(self) -> None:
         """The journal written afresh (temporary file, fsync, rename): header and records."""
-        folder = self.path.parent if str(self.path.parent) else Path(".")
         try:
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{self.path.name}.")
+            with replacing(self.path) as (f, _):
+                f.write((json.dumps({"nqueens_checkpoint": FORMAT, "fingerprint": self.fingerprint}) + "\n").encode())
+                f.writelines(self._line(i, c).encode() for i, c in sorted(self.done.items()))
         except OSError as exc:
-            raise CheckpointError(f"{self.path}: cannot write the checkpoint: {exc.strerror}") from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json.dumps({"nqueens_checkpoint": FORMAT, "fingerprint": self.fingerprint}) + "\n")
-                f.writelines(self._line(i, c) for i, c in sorted(self.done.items()))
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            raise CheckpointError(f"{self.path}: cannot write the checkpoint: {exc.strerror}") from None
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+            raise CheckpointError(f"{self.path}: cannot write the checkpoint: {exc.strerror or exc}") from None
 
     def record(self, index: int, count: int) -> None:
         """One record, appended (O(1)): buffered, written out every FLUSH_SECONDS."""

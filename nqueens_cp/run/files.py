@@ -1,0 +1,64 @@
+"""Files written whole or not at all, and as the user's own files would be.
+
+A result is written to a temporary file beside its target and renamed over it only when it is
+complete, so a run that fails (a full disk, Ctrl-C) never leaves a truncated file or a partial
+one in place of a good one. The replacement keeps what the user set: a symbolic link is followed
+(its target is replaced, the link stays), an existing file keeps its permission bits (and its
+owner, where we may set it), and a new file gets the usual 0666 less the umask; mkstemp alone
+would make every file 0600 and replace links with plain files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+
+def target(path: Path) -> Path:
+    """The file a write to `path` lands in: the end of its symbolic links."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def replacing(path: Path) -> Iterator[tuple[BinaryIO, list[bool]]]:
+    """(binary stream, keep flag): a temporary file that replaces `path` (its link's target)
+    when the block ends without an exception, or when the block set keep[0] (a partial result
+    it means to keep). Raises OSError as the system reports it."""
+    dest = target(path)
+    folder = dest.parent if str(dest.parent) else Path(".")
+    try:
+        old = dest.stat()
+    except FileNotFoundError:
+        old = None
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{dest.name}.", suffix=".part")
+    keep = [False]
+    ok = False
+    try:
+        with os.fdopen(fd, "wb") as f:
+            try:
+                yield f, keep
+                ok = True
+            finally:
+                if ok or keep[0]:
+                    f.flush()
+                    os.fsync(f.fileno())
+        if ok or keep[0]:
+            os.chmod(tmp, stat.S_IMODE(old.st_mode) if old else 0o666 & ~_umask())
+            if old is not None and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+                with contextlib.suppress(OSError):  # only root may give a file away
+                    os.chown(tmp, old.st_uid, old.st_gid)
+            os.replace(tmp, dest)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
