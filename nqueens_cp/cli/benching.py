@@ -173,7 +173,8 @@ def generate_blocked(
     sizes, counts = int_list(n, "--n"), int_list(blocks, "--blocks")
     if len(sizes) != len(counts):
         raise UserError(f"--n gives {len(sizes)} sizes and --blocks {len(counts)} counts: give one count per size")
-    if target is not None and target.suffix.lower() != ".param":
+    device = target is not None and target.exists() and not target.is_file()  # /dev/stdout, a pipe
+    if target is not None and target.suffix.lower() != ".param" and not device:
         what = target.suffix or "no extension"
         raise UserError(f"generate writes CSPLib .param files, not {what!r}: name it FILE.param")
     if count is None:

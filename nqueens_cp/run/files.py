@@ -43,22 +43,26 @@ def replacing(path: Path) -> Iterator[tuple[BinaryIO, list[bool]]]:
         old = None
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{dest.name}.", suffix=".part")
     keep = [False]
-    ok = False
     try:
         with os.fdopen(fd, "wb") as f:
             try:
                 yield f, keep
-                ok = True
-            finally:
-                if ok or keep[0]:
-                    f.flush()
-                    os.fsync(f.fileno())
-        if ok or keep[0]:
-            os.chmod(tmp, stat.S_IMODE(old.st_mode) if old else 0o666 & ~_umask())
-            if old is not None and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
-                with contextlib.suppress(OSError):  # only root may give a file away
-                    os.chown(tmp, old.st_uid, old.st_gid)
-            os.replace(tmp, dest)
+            except BaseException:
+                if keep[0]:  # a partial result the caller keeps: in place, then its exception goes on
+                    _install(f, tmp, dest, old)
+                raise
+            _install(f, tmp, dest, old)
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+
+
+def _install(f: BinaryIO, tmp: str, dest: Path, old: os.stat_result | None) -> None:
+    """The finished temporary file, on disk with the target's mode and owner, renamed over it."""
+    f.flush()
+    os.fsync(f.fileno())
+    os.chmod(tmp, stat.S_IMODE(old.st_mode) if old else 0o666 & ~_umask())
+    if old is not None and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+        with contextlib.suppress(OSError):  # only root may give a file away
+            os.chown(tmp, old.st_uid, old.st_gid)
+    os.replace(tmp, dest)
