@@ -24,7 +24,7 @@ from .backends import (
     UnsupportedProblem,
     get_backend,
 )
-from .model.problem import Problem, Solution, as_problem, board_rows
+from .model.problem import InvalidProblem, Problem, Solution, as_problem, board_rows, is_integer
 
 
 def prepare(problem: Problem | int, backend: str | Backend, task: str, options: dict[str, Any]):
@@ -52,8 +52,8 @@ def solve(
     """Stream the solutions (tuple of the column in each row), at most `limit` of them.
 
     The problem and backend are checked now; the search runs as the iterator is consumed."""
-    if limit is not None and limit < 0:
-        raise ValueError(f"limit must be >= 0, got {limit}")
+    if limit is not None and not (is_integer(limit) and limit >= 0):
+        raise InvalidProblem(f"limit must be a whole number >= 0, got {limit!r}")
     p, b, _ = prepare(problem, backend, "solve", options)
     return limited(b.solutions(p), limit)
 

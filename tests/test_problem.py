@@ -1,5 +1,6 @@
 import pytest
 
+import nqueens_cp as nq
 from nqueens_cp import InvalidProblem, Problem
 from nqueens_cp.model.problem import (
     BoardSizeError,
@@ -10,12 +11,14 @@ from nqueens_cp.model.problem import (
     as_problem,
     board_rows,
 )
+from tests.conftest import backtrack_count
 
 
 @pytest.mark.parametrize("n", [0, -3, 1.5, "8", True, 10**8])
 def test_board_size_is_validated(n):
     with pytest.raises(BoardSizeError):
         Problem(n)
+
 
 
 def test_unknown_piece():
@@ -95,3 +98,22 @@ def test_mirror_symmetry():
     assert Problem(8).is_mirror_symmetric()
     assert Problem(8, blocked=[(2, 1), (2, 6)]).is_mirror_symmetric()
     assert not Problem(8, blocked=[(2, 1)]).is_mirror_symmetric()
+
+
+def test_wrong_types_in_the_api_are_invalid_problems_and_numpy_integers_are_integers():
+    """Plain TypeErrors came out of Problem(8, blocked=None), solve(8, limit=1.5), explain(None)."""
+    import numpy as np
+
+    with pytest.raises(nq.InvalidProblem):
+        Problem(8, blocked=None)
+    with pytest.raises(nq.InvalidProblem):
+        Problem(8, fixed=5)
+    with pytest.raises(nq.InvalidProblem):
+        nq.solve(8, limit=1.5)
+    with pytest.raises(nq.InvalidProblem):
+        Problem(8).explain(None)
+    p = Problem(np.int64(8), blocked=[(np.int32(0), np.int64(0))])
+    assert p == Problem(8, blocked=[(0, 0)]) and type(p.n) is int
+    assert nq.count(p) == backtrack_count(Problem(8, blocked=[(0, 0)]))
+    assert p.explain(np.array([1, 3, 5, 7, 2, 0, 6, 4])) is None
+    assert len(list(nq.solve(8, limit=np.int64(3)))) == 3

@@ -378,3 +378,83 @@ def test_written_files_keep_the_user_s_umask_mode_and_links(tmp_path):
         assert stat.S_IMODE(ck.stat().st_mode) == 0o644
     finally:
         os.umask(before)
+
+
+BIG = "9" * 5000  # past Python's 4300-digit limit for int()
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["count", 8, "--time-limit", "1e308"], "time limit must be"),
+        (["count", 8, "--block", f"1,{BIG}"], "--block expects R,C"),
+        (["count", BIG], "N must be an integer"),
+        (["compare", "--n", f"1..{BIG}"], "--n expects N or A..B"),
+        (["generate", "blocked", "--n", BIG, "--blocks", 3], "--n expects integers"),
+        (["count", 8, "-b", "sat", "--sat-solver", "cryptosat"], "unknown SAT solver"),
+        (["count", 8, "-b", "sat", "--sat-solver", ""], "unknown SAT solver"),
+    ],
+)
+def test_bad_values_are_one_line_not_a_traceback(args, says):
+    r = nqueens(*args)
+    assert r.returncode == 2 and says in one_line(r.stderr)
+
+
+def test_sat_solvers_listed_are_those_that_run():
+    """cryptosat and minisatgh were listed (python-sat names them) though its wheel lacks them."""
+    pytest.importorskip("pysat")
+    from pysat.solvers import Solver
+
+    from nqueens_cp.backends.sat import _solvers
+
+    for name in _solvers():
+        with Solver(name=name, bootstrap_with=[[1, 2], [-1]]) as s:
+            assert s.solve() and s.get_model() == [-1, 2]
+
+
+def test_malformed_answers_and_files_are_one_line(tmp_path):
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 100_000 + "]" * 100_000)
+    r = nqueens("check", 4, nested)
+    assert r.returncode == 2 and "nested too deeply" in one_line(r.stderr)
+    huge = tmp_path / "huge.txt"
+    huge.write_text(f"1 3 0 {BIG}\n")
+    r = nqueens("check", 4, huge)
+    assert r.returncode == 1 and "more than 18 digits" in r.stdout.decode()
+    r = subprocess.run([script(), "check", "4", "-"], capture_output=True, timeout=60, stdin=subprocess.DEVNULL,
+                       preexec_fn=lambda: os.close(0))
+    assert r.returncode == 2 and "standard input is closed" in one_line(r.stderr)
+    ck = tmp_path / "c.jsonl"
+    ck.write_text('{"nqueens_checkpoint": 2, "fingerprint": [1, 2]}\n')
+    r = nqueens("count", 11, "--piece", "rook", "--checkpoint", ck)
+    assert r.returncode == 2 and "fingerprint is not an object" in one_line(r.stderr)
+
+
+def test_a_short_csv_results_row_is_one_line(tmp_path):
+    out = tmp_path / "r.csv"
+    assert nqueens("compare", "--n", 5, "--backends", "bitmask", "-o", out).returncode == 0
+    out.write_text(out.read_text().rstrip("\n").rsplit(",", 3)[0] + "\n")  # the row lost its last cells
+    r = nqueens("compare", "--n", 5, "--backends", "bitmask", "-o", out, "--resume")
+    assert r.returncode == 2 and "not a results file" in one_line(r.stderr)
+
+
+@pytest.mark.parametrize(
+    "change, says",
+    [
+        ({"instance": [1, 2]}, "instance is [1, 2]"),
+        ({"seconds": "fast"}, "seconds is 'fast'"),
+        ({"answer": {"x": 1}}, "answer is"),
+        ({"seconds": None}, None),  # a run with no time: under the limit in force, unknown
+    ],
+)
+def test_a_malformed_jsonl_results_row_is_one_line(tmp_path, change, says):
+    out = tmp_path / "r.jsonl"
+    limit = ("--time-limit", 5)
+    assert nqueens("compare", "--n", 5, "--backends", "bitmask", *limit, "-o", out).returncode == 0
+    out.write_text(json.dumps({**json.loads(out.read_text()), **change}) + "\n")
+    r = nqueens("compare", "--n", 5, "--backends", "bitmask", *limit, "-o", out, "--resume", "--json")
+    if says is None:
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout.decode().splitlines()[-1])["summary"][0]["unknown"] == 1
+    else:
+        assert r.returncode == 2 and says in one_line(r.stderr)

@@ -28,6 +28,9 @@ from ..run.interrupts import deliver
 if TYPE_CHECKING:
     from ..run.partition import Partition
 
+#: The longest time limit taken (a year): timers (threading, select) overflow far above it.
+MAX_TIME_LIMIT = 365 * 86400.0
+
 #: Solutions a default `batches` gathers into one array.
 BATCH_ROWS = 4096
 
@@ -220,8 +223,8 @@ class Backend:
                 f"backend {self.name!r} cannot honour option(s) {', '.join(sorted(unknown))} (it takes: {accepted})"
             )
         limit = options.get("time_limit")
-        if limit is not None and not (isinstance(limit, int | float) and 0 < limit < float("inf")):
-            raise BackendError(f"time limit must be a positive finite number of seconds, got {limit!r}")
+        if limit is not None and not (isinstance(limit, int | float) and 0 < limit <= MAX_TIME_LIMIT):
+            raise BackendError(f"time limit must be a number of seconds in (0, {MAX_TIME_LIMIT:g}], got {limit!r}")
         workers = options.get("workers")
         if workers is not None and not (isinstance(workers, int) and workers >= 1):
             raise BackendError(f"workers must be a positive integer, got {workers!r}")

@@ -15,6 +15,7 @@ simplifications off, so it is not Lingeling as the literature ran it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any, NamedTuple, TextIO
 
@@ -42,10 +43,20 @@ MAX_N = 500
 DEFAULT_SOLVER = "cadical195"
 
 
+@functools.cache
 def _solvers() -> tuple[str, ...]:
-    from pysat.solvers import SolverNames
+    """The python-sat solvers this build can run: SolverNames also lists some that the wheel
+    was built without (cryptosat, minisatgh), which fail when made."""
+    from pysat.solvers import Solver, SolverNames
 
-    return tuple(sorted(k for k in vars(SolverNames) if not k.startswith("_")))
+    runnable = []
+    for name in sorted(k for k in vars(SolverNames) if not k.startswith("_")):
+        try:
+            with Solver(name=name):
+                runnable.append(name)
+        except Exception:  # python-sat raises NotImplementedError, ImportError...
+            continue
+    return tuple(runnable)
 
 
 def lines(problem: Problem) -> list[list[tuple[int, int]]]:
@@ -157,7 +168,8 @@ class SatBackend(Backend):
         if why:
             raise BackendError(why)
         known = _solvers()
-        self.solver_name = options.get("sat_solver") or DEFAULT_SOLVER
+        given = options.get("sat_solver")
+        self.solver_name = DEFAULT_SOLVER if given is None else given
         if self.solver_name not in known:
             raise BackendError(f"unknown SAT solver {self.solver_name!r} (known: {', '.join(known)})")
 

@@ -54,7 +54,9 @@ def _typed(row: dict[str, str]) -> dict[str, Any]:
     """A CSV row back to the values a JSON row holds."""
     out: dict[str, Any] = {}
     for col in COLUMNS:
-        text = row.get(col, "")
+        text = row.get(col)
+        if text is None or None in row:  # csv's marks of a row with cells missing, or extra
+            raise ValueError(f"a row has not the {len(COLUMNS)} cells of the header")
         if text == "":
             out[col] = None
         elif col in ("n", "nodes", "conflicts"):
@@ -94,7 +96,52 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         raise NQueensError(f"{path} is not a results file nqueens compare can resume: {exc}") from None
     if bad:
         raise NQueensError(f"{path} is not a results file nqueens compare can resume (a row lacks columns)")
+    for number, row in enumerate(rows, 2 if path.suffix.lower() == ".csv" else 1):
+        why = _malformed(row)
+        if why:
+            raise NQueensError(f"{path}: row {number} is not one nqueens compare writes: {why}")
     return rows
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+#: What each column of a row may hold (None aside, where allowed).
+_KINDS: dict[str, tuple[Any, bool]] = {
+    "instance": (str, False),
+    "backend": (str, False),
+    "task": (str, False),
+    "status": (str, False),
+    "n": (int, True),
+    "piece": (str, True),
+    "torus": (bool, True),
+    "reason": (str, True),
+    "check": (str, True),
+    "digest": (str, True),
+    "nodes": (int, True),
+    "conflicts": (int, True),
+}
+
+
+def _malformed(row: Any) -> str | None:
+    """Why `row` is not a row of a results file, or None."""
+    for col, (kind, optional) in _KINDS.items():
+        v = row.get(col)
+        if v is None and optional:
+            continue
+        if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
+            return f"{col} is {v!r}"
+    for col in ("seconds", "cpu_seconds", "peak_mb", "time_limit"):
+        v = row.get(col)
+        if v is not None and not _number(v):
+            return f"{col} is {v!r}"
+    answer = row.get("answer")
+    if answer is not None and not (isinstance(answer, int) and not isinstance(answer, bool)) and not (
+        isinstance(answer, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in answer)
+    ):
+        return f"answer is {answer!r}"
+    return None
 
 
 class ResultsFile:

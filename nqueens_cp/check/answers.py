@@ -41,6 +41,10 @@ class Answer:
     fault: str | None = None
 
 
+#: Longer numbers are no column of any board (and Python refuses to read past 4300 digits).
+MAX_DIGITS = 18
+
+
 def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     return ((i, line.rstrip("\r\n")) for i, line in enumerate(lines, 1))
 
@@ -84,7 +88,11 @@ def _columns(lines: Iterator[tuple[int, str]], one_based: bool) -> Iterator[Answ
             continue  # blank, a comment, or the header of `nqueens solve -f csv`
         if re.search(r"[^\d\s,;\[\]()\-]", text):
             raise AnswerFormatError(f"line {number}: expected the columns of a solution, got {text[:40]!r}")
-        yield Answer(number, _shift([int(v) for v in _NUMBERS.findall(text)], one_based))
+        numbers = _NUMBERS.findall(text)
+        if any(len(v) > MAX_DIGITS for v in numbers):
+            yield Answer(number, (), f"a column of more than {MAX_DIGITS} digits")
+            continue
+        yield Answer(number, _shift([int(v) for v in numbers], one_based))
 
 
 def _board(rows: list[str], number: int, problem: Problem) -> Answer:
@@ -122,16 +130,29 @@ def _boards(lines: Iterator[tuple[int, str]], problem: Problem) -> Iterator[Answ
         yield _board(rows, start, problem)
 
 
+def _loads(text: str, number: int) -> object:
+    """json.loads, with what it cannot take (nesting deeper than the interpreter's stack, an
+    integer past Python's 4300-digit conversion limit) said as a format error."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise AnswerFormatError(f"line {number}: JSON nested too deeply to be an answer") from None
+    except ValueError as exc:
+        if isinstance(exc, json.JSONDecodeError):
+            raise
+        raise AnswerFormatError(f"line {number}: {exc}") from None
+
+
 def _json(lines: list[tuple[int, str]], problem: Problem, one_based: bool) -> Iterator[Answer]:
     text = "\n".join(line for _, line in lines)
     try:
-        docs = [(lines[0][0], json.loads(text))]
+        docs = [(lines[0][0], _loads(text, lines[0][0]))]
     except json.JSONDecodeError:
         docs = []
         for number, line in lines:  # JSON Lines
             if line.strip():
                 try:
-                    docs.append((number, json.loads(line)))
+                    docs.append((number, _loads(line, number)))
                 except json.JSONDecodeError as exc:
                     raise AnswerFormatError(f"line {number}: not JSON ({exc.msg})") from None
     for number, doc in docs:

@@ -157,6 +157,8 @@ def check(
     n, source = (None, args[0]) if len(args) == 1 else args
     p = spec.problem(n)
     solutions = None if source == "-" else Path(source)
+    if solutions is None and sys.stdin is None:
+        raise UserError("standard input is closed: nothing to read the solutions from")
     try:
         stream = solutions.open(errors="replace") if solutions is not None else sys.stdin
     except OSError as exc:

@@ -119,21 +119,20 @@ def problem_options(command: Callable[..., None]) -> Callable[..., None]:
 
 
 def square(text: str, flag: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*", text)
+    m = re.fullmatch(r"\s*(-?\d{1,18})\s*,\s*(-?\d{1,18})\s*", text)
     if not m:
-        raise UserError(f"{flag} expects R,C (0-based integers), got {text!r}")
+        raise UserError(f"{flag} expects R,C (0-based integers), got {text[:40]!r}")
     return int(m.group(1)), int(m.group(2))
 
 
 def size(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise UserError(f"N must be an integer, got {text!r}") from None
+    if not re.fullmatch(r"\s*[+-]?\d{1,18}\s*", text):
+        raise UserError(f"N must be an integer (at most 18 digits), got {text[:40]!r}")
+    return int(text)
 
 
 def size_range(text: str) -> list[int]:
-    m = re.fullmatch(r"\s*(\d+)\s*(?:(?:\.\.|-)\s*(\d+)\s*)?", text)
+    m = re.fullmatch(r"\s*(\d{1,18})\s*(?:(?:\.\.|-)\s*(\d{1,18})\s*)?", text)
     if not m:
         raise UserError(f"--n expects N or A..B, got {text!r}")
     lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
@@ -143,10 +142,10 @@ def size_range(text: str) -> list[int]:
 
 
 def int_list(text: str, flag: str) -> list[int]:
-    try:
-        values = [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise UserError(f"{flag} expects integers separated by commas, got {text!r}") from None
+    words = [v.strip() for v in text.split(",") if v.strip()]
+    if not all(re.fullmatch(r"[+-]?\d{1,18}", v) for v in words):
+        raise UserError(f"{flag} expects integers (at most 18 digits) separated by commas, got {text[:40]!r}")
+    values = [int(v) for v in words]
     if not values:
         raise UserError(f"{flag} is empty")
     return values

@@ -118,7 +118,7 @@ def count(
     if check and checkpoint is None:
         raise UserError("--check goes with --checkpoint FILE")
     if partitioned:
-        b, _ = prepare(p, backend, "count", verbose)
+        b, _ = prepare(p, backend, "count", verbose, sat_solver=sat_solver)  # refused, not dropped
         if not b.capabilities.partition:
             raise UserError(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
         if unique or time_limit is not None:

@@ -59,7 +59,10 @@ def read_answers(lines: Iterable[tuple[int, str]], problem: Problem) -> Iterator
             continue
         start = start or number
         try:
-            lits = [int(t) for t in re.split(r"\s+", text[1:].strip()) if t]
+            words = [t for t in re.split(r"\s+", text[1:].strip()) if t]
+            if any(len(t) > 19 for t in words):
+                raise AnswerError(f"line {number}: a literal of more than 19 characters")
+            lits = [int(t) for t in words]
         except ValueError:
             raise AnswerError(f"line {number}: a v line holds literals, got {text[:40]!r}") from None
         for lit in lits:

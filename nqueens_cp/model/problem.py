@@ -9,9 +9,13 @@ Coordinates are 0-based (row, col); a solution is the tuple of the column in eac
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+
+from numpy import bool_ as np_bool
+from numpy import ndarray as np_ndarray
 
 Square = tuple[int, int]
 Solution = tuple[int, ...]
@@ -97,16 +101,23 @@ PIECES: dict[str, Piece] = {
 }
 
 
+def is_integer(v: object) -> bool:
+    """An integer of any kind (numpy's too), but not a bool."""
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool | np_bool)
+
+
 def _squares(kind: str, squares: Iterable[Sequence[int]]) -> tuple[Square, ...]:
+    if isinstance(squares, str | bytes) or not isinstance(squares, Iterable):
+        raise InvalidProblem(f"{kind} squares must be a list of (row, col) pairs, got {squares!r}")
     out = set()
     for sq in squares:
         try:
             r, c = sq
         except (TypeError, ValueError):
             raise InvalidProblem(f"{kind} square {sq!r} is not a (row, col) pair") from None
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (r, c)):
+        if not all(is_integer(v) for v in (r, c)):
             raise InvalidProblem(f"{kind} square {sq!r} must have integer coordinates")
-        out.add((r, c))
+        out.add((int(r), int(c)))
     return tuple(sorted(out))
 
 
@@ -126,8 +137,10 @@ class Problem:
 
     def __post_init__(self) -> None:
         n = self.n
-        if not isinstance(n, int) or isinstance(n, bool):
+        if not is_integer(n):
             raise BoardSizeError(f"board size must be an integer, got {n!r}")
+        n = int(n)
+        object.__setattr__(self, "n", n)
         if not 1 <= n <= MAX_N:
             raise BoardSizeError(f"board size {n} is out of range 1..{MAX_N}")
         if self.piece not in PIECES:
@@ -225,10 +238,12 @@ class Problem:
 
         Written from the rules alone (O(n) with sets), independent of every backend."""
         n = self.n
+        if isinstance(solution, str | bytes) or not isinstance(solution, Sequence | np_ndarray):
+            raise InvalidProblem(f"a placement is a sequence of columns, one per row, got {solution!r}")
         if len(solution) != n:
             return f"has {len(solution)} rows, expected {n}"
         for r, c in enumerate(solution):
-            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < n:
+            if not is_integer(c) or not 0 <= c < n:
                 return f"row {r} has column {c!r}, not in 0..{n - 1}"
         blocked = set(self.blocked)
         for sq in enumerate(solution):

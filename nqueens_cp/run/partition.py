@@ -139,7 +139,9 @@ class Checkpoint:
             raise CheckpointError(f"{path}: not a readable checkpoint (no nqueens checkpoint header on line 1)")
         saved = head["fingerprint"]
         if saved != self.fingerprint:
-            keys = sorted(set(saved) | set(self.fingerprint)) if isinstance(saved, dict) else ["fingerprint"]
+            if not isinstance(saved, dict):
+                raise CheckpointError(f"{path}: not a readable checkpoint (its fingerprint is not an object)")
+            keys = sorted(set(saved) | set(self.fingerprint))
             diff = ", ".join(f"{k}={saved.get(k)!r}" for k in keys if saved.get(k) != self.fingerprint.get(k))
             raise CheckpointError(f"{path} was made for a different problem or partition ({diff})")
         for lineno, line in enumerate(lines[1:], 2):
