@@ -298,3 +298,28 @@ def test_the_program_dies_with_verify_killed_outright(tmp_path):
     finally:
         for pid in children(proc.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+@settings(max_examples=40, deadline=None)
+@given(problem_strategy(9))
+def test_the_square_of_a_variable_inverts_the_numbering(p):
+    from nqueens_cp.io.dimacs import SquareOfVariable, square_variables
+
+    numbering = square_variables(p)
+    square = SquareOfVariable(p)
+    assert all(square(v) == sq for sq, v in numbering.items())
+    assert square(0) is None and square(len(numbering) + 1) is None
+
+
+@pytest.mark.timeout(60)
+def test_reading_a_sat_answer_for_a_large_board_takes_little_memory():
+    """`s UNSATISFIABLE` for n = 3000 took 2 GB: the n^2 numbering of squares was built first."""
+    import resource
+
+    def one_gigabyte() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    r = subprocess.run(
+        [script(), "check", "3000", "-"], input=b"s UNSATISFIABLE\n", capture_output=True, preexec_fn=one_gigabyte
+    )
+    assert r.returncode == 1 and b"claims no solution, but" in r.stdout, r.stderr[-300:]

@@ -8,11 +8,37 @@ A solver's answer is its `s` line and `v` lines: the true square variables are t
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from ..model.problem import NQueensError, Problem, Solution, Square
+
+
+class SquareOfVariable:
+    """The square of variable v (the inverse of `square_variables`) in O(n) memory: rows start
+    at known variables, and only rows with blocked squares list their columns. Reading a SAT
+    solver's answer for n = 3000 built the n^2 dictionary first (2 GB)."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        self.starts: list[int] = []  # the first variable of each row
+        v = 1
+        for r in range(problem.n):
+            self.starts.append(v)
+            v += len(problem.allowed_columns(r)) if self._irregular(r) else problem.n
+        self.end = v  # one past the last square variable
+
+    def _irregular(self, r: int) -> bool:
+        return r in self.problem._fixed_by_row or r in self.problem._blocked_by_row
+
+    def __call__(self, v: int) -> Square | None:
+        if not 1 <= v < self.end:
+            return None  # an auxiliary variable
+        r = bisect.bisect_right(self.starts, v) - 1
+        k = v - self.starts[r]
+        return (r, self.problem.allowed_columns(r)[k] if self._irregular(r) else k)
 
 
 def square_variables(problem: Problem) -> dict[Square, int]:
@@ -46,7 +72,7 @@ def read_answers(lines: Iterable[tuple[int, str]], problem: Problem) -> Iterator
     """(line number, solution, fault) per model in a SAT solver's output, fault naming a row
     with no piece or several; (line, None, None) for an `s UNSATISFIABLE` line. A model lists
     literals on `v` lines ending with 0; several models (an enumerating solver) may follow."""
-    squares = {v: sq for sq, v in square_variables(problem).items()}
+    square = SquareOfVariable(problem)
     true: list[int] = []
     start = 0
     for number, line in lines:
@@ -67,19 +93,19 @@ def read_answers(lines: Iterable[tuple[int, str]], problem: Problem) -> Iterator
             raise AnswerError(f"line {number}: a v line holds literals, got {text[:40]!r}") from None
         for lit in lits:
             if lit == 0:
-                yield (start, *_placement(true, squares, problem.n))
+                yield (start, *_placement(true, square, problem.n))
                 true, start = [], 0
             elif lit > 0:
                 true.append(lit)
     if start:
-        yield (start, *_placement(true, squares, problem.n))
+        yield (start, *_placement(true, square, problem.n))
 
 
-def _placement(true: list[int], squares: dict[int, Square], n: int) -> tuple[Solution, str | None]:
+def _placement(true: list[int], square: SquareOfVariable, n: int) -> tuple[Solution, str | None]:
     """The columns of the true square variables, row by row, and what is wrong with the rows
     if one has no piece or several (-1 stands for a missing column)."""
     cols: dict[int, list[int]] = {}
-    for r, c in sorted(squares[v] for v in true if v in squares):
+    for r, c in sorted(sq for sq in map(square, true) if sq is not None):
         cols.setdefault(r, []).append(c)
     solution = tuple(cols.get(r, [-1])[0] for r in range(n))
     for r in range(n):
