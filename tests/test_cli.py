@@ -248,3 +248,13 @@ def test_default_backends_leave_out_one_whose_package_is_missing(monkeypatch):
     assert r.exit_code == 0 and "sat" not in {json.loads(x).get("backend") for x in r.stdout.splitlines()[:-1]}
     r = run("count", 6, "-b", "sat")
     assert r.exit_code == 2 and "pip install 'nqueens_cp[sat]'" in r.stderr
+
+
+def test_compare_by_default_runs_the_backends_that_can_be_bounded():
+    """The README's example spent 405 s in `constraint`, which no time limit stops."""
+    r = run("compare", "--n", "5", "--json")
+    assert r.exit_code == 0, r.output
+    ran = {json.loads(line)["backend"] for line in r.stdout.splitlines()[:-1]}
+    assert "constraint" not in ran and {"bitmask", "cpsat"} <= ran
+    r = run("compare", "--n", "5", "--backends", "constraint,bitmask", "--json")
+    assert {json.loads(line)["backend"] for line in r.stdout.splitlines()[:-1]} == {"constraint", "bitmask"}

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..backends import available_backends
+from ..backends import available_backends, backend_class
 from ..model.problem import Problem
 from .app import EXIT_DISAGREE, UserError, app
 from .options import PieceOpt, ProblemSpec, SatSolverOpt, TorusOpt, backend_names, int_list, size_range
@@ -26,7 +26,12 @@ def compare(
         typer.Option("--model", help="Instance file, folder or quoted glob ('sets/*.param'); repeatable."),
     ] = None,
     backends: Annotated[
-        str | None, typer.Option("--backends", help="Comma-separated backends (default: every one installed).")
+        str | None,
+        typer.Option(
+            "--backends",
+            help="Comma-separated backends (default: every one installed that honours a time limit; "
+            "name the others to include them).",
+        ),
     ] = None,
     task: Annotated[
         str, typer.Option("--task", help="first (decide: find one), count, or solve (enumerate every solution).")
@@ -60,7 +65,8 @@ def compare(
     from ..run.parallel import max_workers
 
     names = backend_names(backends)
-    names = available_backends() if names is None else names
+    if names is None:  # a backend whose search cannot be bounded would hold up a run without a limit
+        names = [n for n in available_backends() if "time_limit" in backend_class(n).capabilities.options]
     if not names:
         raise UserError("--backends names no backend")
     if task not in ("first", "count", "solve"):
