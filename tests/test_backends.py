@@ -2,6 +2,7 @@
 
 import math
 import random
+import time
 from itertools import combinations
 
 import pytest
@@ -185,8 +186,15 @@ def test_sat_solver_choice_time_limit_and_bad_names():
         nq.count(p, "sat", sat_solver="nope")
     with pytest.raises(nq.TimeLimitReached):  # 14,200 models by blocking clauses take seconds
         nq.count(12, "sat", time_limit=0.2, sat_solver="glucose4")
-    with pytest.raises(nq.UnsupportedProblem, match="cannot interrupt cadical195"):
-        nq.count(12, "sat", time_limit=0.2)
+    with pytest.raises(nq.UnsupportedProblem, match="not incremental"):
+        nq.count(8, "sat", sat_solver="kissat404")
+    assert Problem(8).is_solution(nq.first(8, "sat", sat_solver="kissat404", time_limit=30))
+    for solver in ("cadical195", "lingeling"):  # python-sat cannot interrupt these
+        start = time.monotonic()
+        with pytest.raises(nq.TimeLimitReached):
+            nq.count(14, "sat", time_limit=0.2, sat_solver=solver)  # 365,596 models
+        assert time.monotonic() - start < 2, solver  # a child process, killed at the limit
+    assert nq.first(Problem(8, blocked=[(0, 0)]), "sat", time_limit=30) is not None
     with pytest.raises(nq.NQueensError, match="cannot honour option"):
         nq.count(p, "bitmask", sat_solver="glucose4")
 

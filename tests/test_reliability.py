@@ -458,3 +458,16 @@ def test_a_malformed_jsonl_results_row_is_one_line(tmp_path, change, says):
         assert json.loads(r.stdout.decode().splitlines()[-1])["summary"][0]["unknown"] == 1
     else:
         assert r.returncode == 2 and says in one_line(r.stderr)
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_sat_solver_python_sat_cannot_interrupt_stops_at_once(sig, code):
+    """SIGTERM during CaDiCaL's call was honoured only when the call ended (18-60 s)."""
+    pytest.importorskip("pysat")
+    result, took, err, child = interrupt_when(["count", 16, "-b", "sat"], busy(SEARCHING), sig)
+    assert result == code and took < STOP and one_line(err) == f"nqueens: {signal_name(sig)}"
+    assert gone(child)
+
+
+def signal_name(sig: int) -> str:
+    return "terminated" if sig == signal.SIGTERM else "interrupted"

@@ -16,7 +16,8 @@ simplifications off, so it is not Lingeling as the literature ran it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, TextIO
 
 from ..io.dimacs import square_variables, write_cnf
@@ -134,10 +135,63 @@ def encode(problem: Problem) -> tuple[Cnf, dict[tuple[int, int], int]]:
     return Cnf(clauses, top), var
 
 
+#: How often a search run in a child process looks at its clock (and lets Ctrl-C through).
+POLL_SECONDS = 0.05
+
+
+def _enumerate(
+    solver: Any, var: dict[tuple[int, int], int], n: int, limit: int | None, stopped: Callable[[], bool]
+) -> Iterator[Solution | None]:
+    """The models of `solver` as placements, each forbidden once found, then None if a call was
+    stopped (`stopped()` says so) before the end."""
+    square = {v: sq for sq, v in var.items()}
+    interruptible = stopped is not _never
+    found = 0
+    while limit is None or found < limit:
+        answer = None if stopped() else _solve(solver, interruptible)
+        if answer is None:
+            yield None
+            return
+        if not answer:
+            return
+        model = [lit for lit in solver.get_model() if 0 < lit <= len(var)]
+        placed = sorted(square[lit] for lit in model)
+        if len(placed) != n:
+            raise BackendError(f"internal error: a model with {len(placed)} pieces")
+        found += 1
+        yield tuple(c for _, c in placed)
+        if found == limit:  # no clause after the last call: Kissat takes none
+            return
+        solver.add_clause([-lit for lit in model])
+
+
+def _never() -> bool:
+    return False
+
+
+def _child(name: str, clauses: list[list[int]], var: dict, n: int, limit: int | None, out: Any, parent: int) -> None:
+    """A search in a child process: each solution sent as it is found, then None (or an error's
+    text). The parent stops it with SIGKILL; it dies with the parent too."""
+    import signal
+
+    from pysat.solvers import Solver
+
+    from ..run.parallel import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
+    try:
+        with Solver(name=name, bootstrap_with=clauses) as solver:
+            for placed in _enumerate(solver, var, n, limit, _never):
+                out.send(placed)
+        out.send(None)
+    except Exception as exc:  # said by the parent as the backend's error
+        out.send(str(exc) or type(exc).__name__)
+
+
 def _solve(solver: Any, interruptible: bool) -> bool | None:
-    """One SAT call: True, False, or None when interrupted. A solver python-sat cannot interrupt
-    is stopped only between calls; it sees Ctrl-C itself and reports it as its own error, which
-    is turned back into KeyboardInterrupt here."""
+    """One SAT call: True, False, or None when interrupted."""
     try:
         return solver.solve_limited(expect_interrupt=True) if interruptible else solver.solve()
     except Exception as exc:
@@ -184,47 +238,94 @@ class SatBackend(Backend):
                 return False
         return True
 
+    def _enumerates(self) -> bool:
+        """Whether the solver takes clauses after a call (Kissat does not: it decides only)."""
+        from pysat.solvers import Solver
+
+        with Solver(name=self.solver_name, bootstrap_with=[[1, 2]]) as probe:
+            try:
+                next(iter(probe.enum_models()), None)
+            except NotImplementedError:
+                return False
+        return True
+
     def _plan(self, problem: Problem, task: Task) -> Plan:
-        if self.settings.get("time_limit") and not self._interruptible():
+        if task != Task.FIRST and not self._enumerates():
             raise UnsupportedProblem(
-                f"sat: python-sat cannot interrupt {self.solver_name}, so --time-limit cannot be honoured; "
-                "use --sat-solver glucose4 (or minisat22, lingeling...) with a time limit"
+                f"sat: {self.solver_name} is not incremental: it decides (first) but cannot enumerate "
+                "solutions by blocking clauses; use cadical195 or glucose4 for count and solve"
             )
+        where = "" if self._interruptible() else ", in a child process (python-sat cannot interrupt this solver)"
         if task == Task.FIRST:
-            return Plan(task, f"sat-{self.solver_name}", "one SAT call on the CNF (sequential-counter at-most-one)")
-        return Plan(task, f"sat-{self.solver_name}", "models enumerated with blocking clauses")
+            why = f"one SAT call on the CNF (sequential-counter at-most-one){where}"
+            return Plan(task, f"sat-{self.solver_name}", why)
+        return Plan(task, f"sat-{self.solver_name}", f"models enumerated with blocking clauses{where}")
 
     def _models(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
-        """The solutions, each forbidden once found; raises Unknown when stopped."""
+        """The solutions, each forbidden once found; raises Unknown when stopped. A solver that
+        python-sat can interrupt runs here, watched; any other runs in a child process that is
+        killed at the deadline, on Ctrl-C and on SIGTERM (it would see neither before its call
+        ends: 18-60 s at SIGTERM were measured)."""
+        cnf, var = encode(problem)
+        stats.update(variables=cnf.nv, clauses=len(cnf.clauses))
+        if not self._interruptible():
+            return self._models_in_child(problem, cnf, var, limit)
+        return self._models_watched(problem, cnf, var, limit)
+
+    def _models_watched(self, problem: Problem, cnf: Cnf, var: dict, limit: int | None) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
         from .watch import watched
 
-        cnf, var = encode(problem)
-        square = {v: sq for sq, v in var.items()}
         deadline = self.deadline()
         found = 0
-        stats.update(variables=cnf.nv, clauses=len(cnf.clauses))
-        interruptible = self._interruptible()
         with (
             Solver(name=self.solver_name, bootstrap_with=cnf.clauses) as solver,
-            watched(deadline, solver.interrupt if interruptible else None) as stop,
+            watched(deadline, solver.interrupt) as stop,
         ):
-            while limit is None or found < limit:
-                answer = None if stop[0] else _solve(solver, interruptible)
-                if answer is None:  # stopped: by the clock, or by a signal raised right after this
+            for placed in _enumerate(solver, var, problem.n, limit, lambda: stop[0]):
+                if placed is None:  # stopped: by the clock, or by a signal raised right after this
                     if deadline.expired():
                         raise TimeLimitReached(self.name, deadline.seconds or 0.0, found)
                     raise Unknown(self.name, Reason.INTERRUPTED, partial=found)
-                if not answer:
-                    return
-                model = [lit for lit in solver.get_model() if 0 < lit <= len(var)]
-                placed = sorted(square[lit] for lit in model)
-                if len(placed) != problem.n:
-                    raise BackendError(f"internal error: a model with {len(placed)} pieces")
                 found += 1
-                yield tuple(c for _, c in placed)
-                solver.add_clause([-lit for lit in model])
+                yield placed
+
+    def _models_in_child(self, problem: Problem, cnf: Cnf, var: dict, limit: int | None) -> Iterator[Solution]:
+        import multiprocessing as mp
+
+        deadline = self.deadline()
+        context = mp.get_context("fork")
+        receive, send = context.Pipe(duplex=False)
+        args = (self.solver_name, cnf.clauses, var, problem.n, limit, send, os.getpid())
+        child = context.Process(target=_child, args=args, daemon=True)
+        child.start()
+        send.close()
+        found = 0
+        try:
+            while True:
+                # short waits: Ctrl-C and SIGTERM are raised here, between them, and the clock read
+                if not receive.poll(POLL_SECONDS):
+                    deadline.check(found)
+                    if not child.is_alive() and not receive.poll(0):
+                        raise BackendError(f"sat: {self.solver_name} ended without an answer (code {child.exitcode})")
+                    continue
+                try:
+                    message = receive.recv()
+                except EOFError:
+                    raise BackendError(f"sat: {self.solver_name} ended without an answer") from None
+                deadline.check(found)  # solutions may come faster than the clock is read above
+                if message is None:
+                    return
+                if isinstance(message, str):
+                    raise BackendError(f"sat: {message}")
+                found += 1
+                yield message
+        finally:
+            if child.is_alive():
+                child.kill()
+            child.join()
+            receive.close()
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
         return self._models(problem, None, stats)
