@@ -224,7 +224,8 @@ class Backend:
             )
         limit = options.get("time_limit")
         if limit is not None and not (isinstance(limit, int | float) and 0 < limit <= MAX_TIME_LIMIT):
-            raise BackendError(f"time limit must be a positive finite number of seconds up to {MAX_TIME_LIMIT:g}, got {limit!r}")
+            most = f"{MAX_TIME_LIMIT:g}"
+            raise BackendError(f"time limit must be a positive finite number of seconds up to {most}, got {limit!r}")
         workers = options.get("workers")
         if workers is not None and not (isinstance(workers, int) and workers >= 1):
             raise BackendError(f"workers must be a positive integer, got {workers!r}")
