@@ -258,3 +258,14 @@ def test_compare_by_default_runs_the_backends_that_can_be_bounded():
     assert "constraint" not in ran and {"bitmask", "cpsat"} <= ran
     r = run("compare", "--n", "5", "--backends", "constraint,bitmask", "--json")
     assert {json.loads(line)["backend"] for line in r.stdout.splitlines()[:-1]} == {"constraint", "bitmask"}
+
+
+def test_small_things_a_new_user_tripped_on(tmp_path):
+    """Flags showed `<bool>` in help (users typed `--torus true`); `board` and `boards` named one
+    format for two commands; --lexicographic at its limit said a solution might not exist."""
+    for command in ("count", "solve", "first", "verify", "compare"):
+        assert "<bool>" not in run(command, "--help").stdout
+    assert run("solve", 4, "-f", "board").stdout == run("solve", 4, "-f", "boards").stdout
+    assert run("first", 4, "-f", "boards").stdout == run("first", 4, "-f", "board").stdout
+    r = run("first", 40, "--lexicographic", "--time-limit", 0.3)
+    assert r.exit_code == 3 and "lexicographically first solution is not known" in r.stderr

@@ -76,8 +76,10 @@ def _row(inst: Instance, backend: str, task: str, time_limit: float | None) -> d
 def _fill(row: dict[str, Any], result: Result) -> dict[str, Any]:
     """The row of one finished (or killed) run."""
     row["seconds"] = round(result.seconds, 6)
-    row["cpu_seconds"] = round(result.cpu_seconds, 6)
-    row["peak_mb"] = round(result.peak_bytes / 2**20, 1)
+    # a run killed before its worker reported leaves them unmeasured: blank, not 0.0
+    measured = result.status == "done" or result.cpu_seconds > 0
+    row["cpu_seconds"] = round(result.cpu_seconds, 6) if measured else None
+    row["peak_mb"] = round(result.peak_bytes / 2**20, 1) if result.peak_bytes else None
     if result.status != "done":
         row["status"] = "unknown"
         row["reason"] = result.status if result.value is None else f"{result.status}: {result.value}"

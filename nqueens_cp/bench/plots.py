@@ -63,7 +63,8 @@ def _cactus(ax: Any, rows: list[dict[str, Any]], backends: list[str], time_limit
     ax.set_ylabel("time per instance (s)")
     ax.set_title("cactus plot: solved within a time")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left")
+    # below the axes: inside, a legend of four or more backends hid their lines
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize="small", frameon=False)
 
 
 def _scatter(ax: Any, rows: list[dict[str, Any]], backends: list[str], time_limit: float | None) -> None:

@@ -73,7 +73,7 @@ class Group(TyperGroup):
         except BrokenPipeError:
             os._exit(0)  # the reader went away (`nqueens solve 14 | head`): end like any filter
         except OSError as exc:
-            say(f"error: cannot write the output: {exc.strerror or exc}", EXIT_USAGE)
+            say(f"error: {os_error(exc)}", EXIT_USAGE)
         except Exception as exc:
             # Usage errors (bad option, missing value...) are click exceptions; typer vendors
             # click in recent releases, so they are recognised by their interface.
@@ -85,6 +85,14 @@ class Group(TyperGroup):
                 sys.exit(getattr(exc, "exit_code", EXIT_USAGE))
             say(f"error: {message}", EXIT_USAGE)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def os_error(exc: OSError) -> str:
+    """What the system said, and about which file: a full disk, too many open files and a
+    library that failed to load all read "cannot write the output" before."""
+    what = exc.strerror or str(exc)
+    where = exc.filename if exc.filename is not None else None
+    return f"{where}: {what}" if where else what
 
 
 def end_if_stopped() -> None:
@@ -112,5 +120,8 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # click's plain help: typer's rich panels print "<bool>" beside every flag, and users typed
+    # `--torus true`
+    rich_markup_mode=None,
     help="Solve and cross-check the n-queens family of puzzles.",
 )

@@ -155,7 +155,7 @@ def compare(
 
 
 
-generate_app = typer.Typer(help="Write benchmark instances.", no_args_is_help=True)
+generate_app = typer.Typer(help="Write benchmark instances.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(generate_app, name="generate")
 
 

@@ -51,7 +51,8 @@ def show(
     solution: Annotated[str | None, typer.Option("--solution", help="Columns per row, e.g. 1,3,0,2.")] = None,
     spec: ProblemSpec = PROBLEM,
 ) -> None:
-    """Draw an instance, or a solution on it ('.' free, 'X' blocked, 'F' pre-placed)."""
+    """Draw a solution ('.' free, 'X' blocked, 'F' pre-placed), or the instance alone in the
+    .txt board format that --model reads back ('Q' pre-placed)."""
     p = spec.problem(n)
     if p.n > MAX_DRAWN_N:
         raise UserError(f"a {p.n}x{p.n} board is too large to draw (at most {MAX_DRAWN_N})")

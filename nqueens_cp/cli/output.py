@@ -127,6 +127,9 @@ def output_format(fmt: str | None, as_json: bool, known: tuple[str, ...], defaul
             raise UserError(f"--json and --format {fmt} disagree")
         return "json"
     fmt = fmt or default
+    alias = {"board": "boards", "boards": "board"}.get(fmt)  # one format, two names, both taken
+    if fmt not in known and alias in known:
+        fmt = alias
     if fmt not in known:
         raise UserError(f"unknown format {fmt!r} (known: {', '.join(known)})")
     return fmt

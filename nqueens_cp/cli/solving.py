@@ -108,7 +108,8 @@ def count(
     sat_solver: SatSolverOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
-    """Print the number of solutions (exit 3 with a lower bound when a limit is reached)."""
+    """Print the number of solutions; exit 3 when a limit is reached (with the count so far as a
+    lower bound where the search keeps one: not a count spread over sub-problems)."""
     fmt = output_format(fmt, as_json, ("text", "json"), "text")
     p = spec.problem(n)
     start = time.perf_counter()
@@ -218,4 +219,7 @@ def first(
     elif outcome.status is Status.NO_SOLUTION:
         echo("no solution")
     if outcome.status is Status.UNKNOWN:
-        raise PartialResult(f"{b.name}: {outcome.reason.value} reached: unknown whether a solution exists")  # type: ignore[union-attr]
+        what = "the lexicographically first solution is not known"
+        if not lexicographic:
+            what = "unknown whether a solution exists"
+        raise PartialResult(f"{b.name}: {outcome.reason.value} reached: {what}")  # type: ignore[union-attr]
