@@ -26,6 +26,7 @@ _WHERE = {
     "UnsupportedProblem": "backends",
     "get_backend": "backends",
     "InvalidProblem": "model.problem",
+    "Piece": "model.pieces",
     "NQueensError": "model.problem",
     "Problem": "model.problem",
     "Solution": "model.problem",

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 import numpy as np
 
-from ..model.problem import PIECES, NQueensError, Problem, Solution
+from ..model.problem import NQueensError, Problem, Solution
 from ..run.interrupts import deliver
 
 if TYPE_CHECKING:
@@ -151,7 +151,6 @@ class Capabilities:
     `exports`: the file formats `export` writes its model in (for solvers outside Python)."""
 
     options: frozenset[str] = frozenset()
-    pieces: frozenset[str] = frozenset(PIECES)
     torus: bool = True
     partition: bool = False
     max_n: int | None = None
@@ -246,8 +245,6 @@ class Backend:
     def supports(self, problem: Problem) -> str | None:
         """Why this backend cannot model `problem`, or None when it can."""
         caps = self.capabilities
-        if problem.piece not in caps.pieces:
-            return f"piece {problem.piece!r} (it models {', '.join(sorted(caps.pieces))})"
         if problem.torus and not caps.torus:
             return "toroidal boards"
         if caps.max_n is not None and problem.n > caps.max_n:

@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from ortools.sat.python import cp_model
 
+from ..model.pieces import slide_directions
 from ..model.problem import Problem, Solution
 from .base import (
     Backend,
@@ -51,21 +52,28 @@ def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVa
         for i, cols in enumerate(allowed)
     ]
     model.add_all_different(q)
-    if problem.rule.diagonals and not problem.torus:
-        model.add_all_different(q[i] + i for i in range(n))
-        model.add_all_different(q[i] - i for i in range(n))
-    if problem.rule.diagonals and problem.torus:  # diagonals wrap: the same sums modulo n
-        for sign in (1, -1):
-            wrapped = [model.new_int_var(0, n - 1, f"t{sign}_{i}") for i in range(n)]
+    rule, torus = problem.rule, problem.torus
+    skipping = False
+    # Each family of parallel lines (a, b), a rows down and b columns across per step: the rows
+    # of one residue class mod a meet a line where a*q[i] - b*i is the same, so those values
+    # are all different (a = 1 for the queen's diagonals: q[i] - i and q[i] + i).
+    for a, b in slide_directions(rule):
+        if not torus:
+            for rho in range(min(a, n)):
+                model.add_all_different(a * q[i] - b * i for i in range(rho, n, a))
+        elif a == 1:  # wrapped lines: the same values modulo n
+            wrapped = [model.new_int_var(0, n - 1, f"w{b}_{i}") for i in range(n)]
             for i in range(n):
-                model.add_modulo_equality(wrapped[i], q[i] + sign * i + n, n)
+                model.add_modulo_equality(wrapped[i], q[i] - b * i + abs(b) * n, n)
             model.add_all_different(wrapped)
-    if problem.rule.knight:  # knight moves (superqueens): forbidden column offsets between rows
-        for i in range(n):
-            for j in sorted({(i + k) % n for k in (1, 2, n - 1, n - 2)} if problem.torus else {i + 1, i + 2}):
-                if i < j < n:
-                    for d in problem.rule.knight_offsets(j - i, n, problem.torus):
-                        model.add(q[j] - q[i] != d)
+        else:
+            skipping = True  # a wrapped line that skips rows: stated pair by pair below
+    # Leapers (and wrapped lines that skip rows): forbidden column offsets between two rows.
+    for dr in range(1, n):
+        bad = rule.offsets(dr, n, torus) if skipping else rule.leap_offsets(dr, n, torus)
+        for i in range(n - dr):
+            for d in bad:
+                model.add(q[i + dr] - q[i] != d)
     return model, q
 
 

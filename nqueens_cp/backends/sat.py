@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, TextIO
 
 from ..io.dimacs import square_variables, write_cnf
+from ..model.pieces import slide_directions
 from ..model.problem import Problem, Solution
 from .base import (
     Backend,
@@ -61,17 +62,19 @@ def _solvers() -> tuple[str, ...]:
 
 
 def lines(problem: Problem) -> list[list[tuple[int, int]]]:
-    """The lines that hold at most one piece besides rows and columns: the diagonals and
-    anti-diagonals (wrapped on a torus), as lists of squares."""
+    """The lines that hold at most one piece besides rows and columns, as lists of squares: one
+    family per slide direction (a, b) of the piece, a line being the squares that share
+    a*c - b*r and r mod a (c - b*r mod n on a torus). Wrapped lines that skip rows (a > 1 on a
+    torus) are not listed: `encode` states them pair by pair."""
     n = problem.n
-    if not problem.rule.diagonals:
-        return []
-    found: dict[tuple[str, int], list[tuple[int, int]]] = {}
-    for r in range(n):
-        for c in range(n):
-            d, e = ((c - r) % n, (c + r) % n) if problem.torus else (c - r, c + r)
-            found.setdefault(("d", d), []).append((r, c))
-            found.setdefault(("a", e), []).append((r, c))
+    found: dict[tuple[object, ...], list[tuple[int, int]]] = {}
+    for a, b in slide_directions(problem.rule):
+        if problem.torus and a != 1:
+            continue
+        for r in range(n):
+            for c in range(n):
+                key = (c - b * r) % n if problem.torus else (a * c - b * r, r % a)
+                found.setdefault((a, b, key), []).append((r, c))
     return [sq for sq in found.values() if len(sq) > 1]
 
 
@@ -121,14 +124,13 @@ def encode(problem: Problem) -> tuple[Cnf, dict[tuple[int, int], int]]:
         one_at_most(col)
     for line in lines(problem):
         one_at_most(line)
-    if problem.rule.knight:
-        for (r, c), v in var.items():
-            for dr, dc in ((1, 2), (1, -2), (2, 1), (2, -1)):
-                r2, c2 = r + dr, c + dc
-                if problem.torus:
-                    r2, c2 = r2 % n, c2 % n
-                w = var.get((r2, c2))
-                if w is not None and (r2, c2) != (r, c):
+    rule = problem.rule
+    skipping = problem.torus and any(a != 1 for a, _ in slide_directions(rule))
+    for (r, c), v in var.items():  # leapers (and wrapped lines that skip rows): binary clauses
+        for dr in range(1, n - r):
+            for dc in rule.offsets(dr, n, problem.torus) if skipping else rule.leap_offsets(dr, n, problem.torus):
+                w = var.get((r + dr, c + dc))
+                if w is not None:
                     clauses.append([-v, -w])
     for sq in problem.fixed:
         clauses.append([var[sq]])

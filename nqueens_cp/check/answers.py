@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ..io.dimacs import read_answers as read_dimacs
 from ..model.problem import NQueensError, Problem, Solution
 
-PIECE_CHARS = frozenset("QRSFqrsf")
+PIECE_CHARS = frozenset("QRSFPqrsfp")
 EMPTY_CHARS = frozenset(".Xx-_")
 _NUMBERS = re.compile(r"-?\d+")
 

@@ -12,6 +12,8 @@ from ..model.problem import Problem, Solution
 
 FORMATS = ("boards", "json", "jsonl", "csv")
 PIECE_LETTER = {"queen": "Q", "rook": "R", "superqueen": "S"}
+#: Any other piece is drawn as P.
+OTHER_LETTER = "P"
 
 #: Solutions are formatted and written in chunks of at most this many, one write call each...
 CHUNK = 4096
@@ -69,7 +71,7 @@ def write_solutions(
     elif fmt == "json":
         out.write(b"[")
     parts = [np.frombuffer(p, dtype=np.uint8) for p in _ROWS.get(fmt, ())]
-    letter = ord(PIECE_LETTER[problem.piece])
+    letter = ord(PIECE_LETTER.get(problem.piece, OTHER_LETTER))
     rows = max(1, min(CHUNK, CHUNK_BYTES // k.bytes_per_solution(n)))
     buf = k.buffer_for(rows, n)
     written = 0
@@ -103,7 +105,7 @@ def draw(problem: Problem, solution: Solution | None = None) -> list[str]:
         grid[r][c] = "X"
     fixed_mark = "Q" if solution is None else "F"
     if solution is not None:
-        letter = PIECE_LETTER[problem.piece]
+        letter = PIECE_LETTER.get(problem.piece, OTHER_LETTER)
         for r, c in enumerate(solution):
             grid[r][c] = letter
     for r, c in problem.fixed:

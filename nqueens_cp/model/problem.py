@@ -17,6 +17,8 @@ from functools import cached_property
 from numpy import bool_ as np_bool
 from numpy import ndarray as np_ndarray
 
+from .pieces import Piece, PieceError, images, piece_of, slide_directions
+
 Square = tuple[int, int]
 Solution = tuple[int, ...]
 
@@ -53,52 +55,8 @@ class FixedConflict(InvalidProblem):
     """Two pre-placed pieces share a row or column or attack each other."""
 
 
-@dataclass(frozen=True)
-class Piece:
-    """A piece kind as the moves it attacks along. Every piece attacks its row and column
-    (one piece per row is what makes a solution a tuple of columns); further kinds add a rule."""
-
-    name: str
-    diagonals: bool
-    knight: bool = False
-
-    def offsets(self, dr: int, n: int, torus: bool) -> frozenset[int]:
-        """The column offsets dc = c' - c at which a piece attacks another `dr` rows away
-        (dr != 0), besides its own column. On a torus, offsets count modulo n and the result
-        holds every dc in -(n-1)..n-1 congruent to an attacking one."""
-        diagonal = {dr, -dr} if self.diagonals else set()
-        return self._on_board(diagonal, n, torus) | self.knight_offsets(dr, n, torus)
-
-    def knight_offsets(self, dr: int, n: int, torus: bool) -> frozenset[int]:
-        """The part of `offsets` that comes from knight moves."""
-        if not self.knight:
-            return frozenset()
-        hits = set()
-        for k in (1, 2):
-            if (dr % n in (k % n, -k % n)) if torus else abs(dr) == k:
-                hits |= {3 - k, k - 3}
-        return self._on_board(hits, n, torus)
-
-    @staticmethod
-    def _on_board(hits: set[int], n: int, torus: bool) -> frozenset[int]:
-        if torus:
-            residues = {d % n for d in hits}
-            return frozenset(d for d in range(-(n - 1), n) if d % n in residues and d % n != 0)
-        return frozenset(d for d in hits if abs(d) < n)
-
-    def attacks(self, a: Square, b: Square, n: int, torus: bool = False) -> bool:
-        """Whether pieces on squares a and b of an n x n board attack each other (a != b)."""
-        dr, dc = b[0] - a[0], b[1] - a[1]
-        if dr == 0 or dc == 0:
-            return True
-        return dc in self.offsets(dr, n, torus)
-
-
-PIECES: dict[str, Piece] = {
-    "queen": Piece("queen", diagonals=True),
-    "rook": Piece("rook", diagonals=False),
-    "superqueen": Piece("superqueen", diagonals=True, knight=True),
-}
+#: The pieces known by name (any other is written in Betza's notation: see `pieces`).
+PIECES = ("queen", "rook", "superqueen")
 
 
 def is_integer(v: object) -> bool:
@@ -130,10 +88,12 @@ class Problem:
     """
 
     n: int
+    #: The piece: a name, Betza's notation or a `Piece`; kept as its canonical text.
     piece: str = "queen"
     blocked: tuple[Square, ...] = field(default=())
     fixed: tuple[Square, ...] = field(default=())
     torus: bool = False
+    _rule: Piece = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         n = self.n
@@ -143,8 +103,12 @@ class Problem:
         object.__setattr__(self, "n", n)
         if not 1 <= n <= MAX_N:
             raise BoardSizeError(f"board size {n} is out of range 1..{MAX_N}")
-        if self.piece not in PIECES:
-            raise UnknownPiece(f"unknown piece {self.piece!r} (known: {', '.join(PIECES)})")
+        try:
+            rule = piece_of(self.piece)
+        except PieceError as exc:
+            raise UnknownPiece(str(exc)) from None
+        object.__setattr__(self, "_rule", rule)
+        object.__setattr__(self, "piece", rule.text)
         blocked = _squares("blocked", self.blocked)
         fixed = _squares("fixed", self.fixed)
         object.__setattr__(self, "blocked", blocked)
@@ -168,7 +132,8 @@ class Problem:
 
     @property
     def rule(self) -> Piece:
-        return PIECES[self.piece]
+        """The piece's moves (`pieces.Piece`)."""
+        return self._rule
 
     @property
     def is_plain(self) -> bool:
@@ -257,27 +222,37 @@ class Problem:
             if c in cols:
                 return f"pieces ({cols[c]}, {c}) and ({r}, {c}) share a column"
             cols[c] = r
-        # Diagonals: O(n) with one set per direction (residues mod n on a torus).
-        if self.rule.diagonals:
-            for kind, sign in (("a diagonal", -1), ("an anti-diagonal", 1)):
-                seen: dict[int, int] = {}
-                for r, c in enumerate(solution):
-                    key = c + sign * r
-                    if self.torus:
-                        key %= n
-                    if key in seen:
-                        other = seen[key]
-                        return f"pieces ({other}, {solution[other]}) and ({r}, {c}) share {kind}"
-                    seen[key] = r
-        # Knight moves reach at most two rows away (either way round, on a torus).
-        if self.rule.knight:
+        rule, torus = self.rule, self.torus
+
+        def attack(r: int, r2: int) -> str:
+            c, c2 = solution[r], solution[r2]
+            return f"pieces ({r}, {c}) and ({r2}, {c2}) {rule.move_between(r2 - r, c2 - c, n, torus)}"
+
+        # Slides: squares of one line share a key, O(n) per direction (residues on a torus).
+        pairwise = False
+        for a, b in slide_directions(rule):
+            if torus and a != 1:
+                pairwise = True  # a wrapped line that skips rows: checked pair by pair below
+                continue
+            seen: dict[object, int] = {}
             for r, c in enumerate(solution):
-                for dr, dc in ((1, 2), (1, -2), (2, 1), (2, -1)):
-                    r2, c2 = r + dr, c + dc
-                    if self.torus:
-                        r2, c2 = r2 % n, c2 % n
-                    if 0 <= r2 < n and r2 != r and solution[r2] == c2 and 0 <= c2 < n:
-                        return f"pieces ({r}, {c}) and ({r2}, {c2}) are a knight's move apart"
+                key: object = (c - b * r) % n if torus else (a * c - b * r, r % a)
+                if key in seen:
+                    return attack(seen[key], r)
+                seen[key] = r
+        # Leaps: each piece's targets, O(n) per leap.
+        for a, b in sorted({image for move in rule.leapers for image in images(move) if image[0] > 0}):
+            for r, c in enumerate(solution):
+                r2, c2 = r + a, c + b
+                if torus:
+                    r2, c2 = r2 % n, c2 % n
+                if 0 <= r2 < n and r2 != r and 0 <= c2 < n and solution[r2] == c2:
+                    return attack(r, r2)
+        if pairwise:
+            for r in range(n):
+                for r2 in range(r + 1, n):
+                    if rule.attacks((r, solution[r]), (r2, solution[r2]), n, torus):
+                        return attack(r, r2)
         return None
 
     def is_solution(self, solution: Sequence[int]) -> bool:

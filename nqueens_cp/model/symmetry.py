@@ -5,9 +5,10 @@ transpose (swap r and c), then reflect the row, then reflect the column. The com
 test of the bitmask backend takes the same rows as an array (`table_array`), so the two cannot
 drift apart.
 
-Every piece rule here (queen, rook, superqueen, on a plain or a toroidal board) is invariant
-under all 8, so the group that matters for a problem is the subgroup mapping its blocked and
-fixed squares onto themselves: `problem_symmetries`. A solution is canonical when no symmetry of
+Leapers and riders take all 8 images of their moves, so they are invariant under all 8; a
+one-way line keeps only the symmetries that map it onto itself. The group that matters for a
+problem is the subgroup that keeps the piece and maps its blocked and fixed squares onto
+themselves: `problem_symmetries`. A solution is canonical when no symmetry of
 that group maps it to a lexicographically smaller solution.
 """
 
@@ -52,12 +53,14 @@ def table_array(group: tuple[str, ...] = NAMES) -> np.ndarray:
 
 
 def problem_symmetries(problem: Problem) -> tuple[str, ...]:
-    """The symmetries that map the problem onto itself (blocked to blocked, fixed to fixed)."""
+    """The symmetries that map the problem onto itself: the piece's moves onto themselves (a
+    one-way line keeps only some), blocked squares to blocked, fixed to fixed."""
     n = problem.n
     return tuple(
         name
         for name in NAMES
-        if all({image_square(name, n, r, c) for r, c in sq} == set(sq) for sq in (problem.blocked, problem.fixed))
+        if problem.rule.symmetric_under(*TABLE[name])
+        and all({image_square(name, n, r, c) for r, c in sq} == set(sq) for sq in (problem.blocked, problem.fixed))
     )
 
 

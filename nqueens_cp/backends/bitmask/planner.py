@@ -81,14 +81,16 @@ def jit_enabled() -> bool:
 def by_constellations(problem: Problem) -> bool:
     """A plain queen-like board (queens, superqueens, on a plain or toroidal board): all 8
     symmetries hold, so symmetry classes of ring constellations can be counted."""
-    return problem.is_plain and problem.rule.diagonals and CONSTELLATIONS_FROM_N <= problem.n <= CONSTELLATIONS_MAX_N
+    queen_like = problem.rule.classic and problem.rule.diagonals
+    return problem.is_plain and queen_like and CONSTELLATIONS_FROM_N <= problem.n <= CONSTELLATIONS_MAX_N
 
 
 def constrained(problem: Problem) -> bool:
     """Blocked or fixed squares on a queen or rook board the compiled kernels take: the
     most-constrained-line search applies."""
-    plain, n = problem.is_plain, problem.n
-    return not plain and not problem.torus and not problem.rule.knight and n <= MAX_COMPILED_N and jit_enabled()
+    plain, n, rule = problem.is_plain, problem.n, problem.rule
+    kernel = rule.classic and not rule.knight and n <= MAX_COMPILED_N and jit_enabled()
+    return not plain and not problem.torus and kernel
 
 
 def _unusable_share(problem: Problem) -> float:
@@ -98,8 +100,11 @@ def _unusable_share(problem: Problem) -> float:
 def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers: int) -> Plan:
     n = problem.n
     jit = jit_enabled()
-    compiled = n <= MAX_COMPILED_N and jit
+    classic = problem.rule.classic
+    compiled = n <= MAX_COMPILED_N and jit and classic
     wide = "over 64 columns" if jit else "numba's JIT is disabled (NUMBA_DISABLE_JIT)"
+    if not classic:
+        wide = f"piece {problem.piece}: the generic row search reads its moves from the spec"
     workers = settings.get("workers")
     searchable = n <= MAX_PYTHON_SEARCH_N
     if not searchable and not (task == Task.FIRST and has_closed_form(problem) and not settings.get("lexicographic")):
@@ -142,7 +147,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
     # count
     if not compiled:
         return Plan(task, Algorithm.ROWS_PYTHON, wide)
-    if n <= PYTHON_COUNT_MAX_N and problem.rule.diagonals:
+    if n <= PYTHON_COUNT_MAX_N and problem.rule.diagonals:  # (classic here: compiled is False otherwise)
         return Plan(task, Algorithm.ROWS_PYTHON, f"n <= {PYTHON_COUNT_MAX_N}: cheaper than loading the compiled kernel")
     if by_constellations(problem):
         w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
