@@ -23,7 +23,14 @@ from ..model.problem import Problem
 from .app import UserError
 
 NArg = Annotated[str | None, typer.Argument(metavar="N", help="Board size (may be omitted with --model).")]
-PieceOpt = Annotated[str, typer.Option("--piece", help="queen, rook or superqueen (queen + knight).")]
+PieceOpt = Annotated[
+    str,
+    typer.Option(
+        "--piece",
+        help="queen, rook, superqueen (queen + knight), amazon, empress, or Betza's notation: "
+        "RN (rook + knight), RF, RNN (rook + nightrider), QNN...",
+    ),
+]
 TorusOpt = Annotated[bool, typer.Option("--torus", help="The board wraps around (diagonals continue).")]
 BlockOpt = Annotated[list[str] | None, typer.Option("--block", metavar="R,C", help="Blocked square, 0-based.")]
 FixOpt = Annotated[list[str] | None, typer.Option("--fix", metavar="R,C", help="Pre-placed piece, 0-based.")]

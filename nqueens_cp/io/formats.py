@@ -92,8 +92,24 @@ def read_toml(path: Path, text: str) -> Problem:
     if "n" not in data:
         raise ModelFileError(path, None, "missing the board size `n = ...`")
     _check_size(path, line_of_key("n"), data["n"])
-    piece = data.get("piece", "queen")
-    if not isinstance(piece, str):
+    piece: object = data.get("piece", "queen")
+    if isinstance(piece, dict):  # a [piece] table: the moves themselves
+        extra = set(piece) - {"name", "leapers", "riders", "lines"}
+        if extra:
+            raise ModelFileError(path, line_of_key("piece"), f"[piece] has unknown key {sorted(extra)[0]!r} "
+                                 "(known: leapers, riders, lines, name)")
+        try:
+            from ..model.pieces import ROOK, Piece
+
+            piece = Piece.of(
+                piece.get("leapers", []),
+                [list(ROOK), *piece.get("riders", [])],
+                piece.get("lines", []),
+                str(piece.get("name", "")),
+            )
+        except (ValueError, TypeError) as exc:
+            raise ModelFileError(path, line_of_key("piece"), f"[piece]: {exc}") from None
+    elif not isinstance(piece, str):
         raise ModelFileError(path, line_of_key("piece"), f'piece must be a string such as "queen", got {piece!r}')
     torus = data.get("torus", False)
     if not isinstance(torus, bool):

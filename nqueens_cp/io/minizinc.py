@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from ..model.problem import Problem, Square
+from ..model.problem import NQueensError, Problem, Square
 
 
 def model_text() -> str:
@@ -22,6 +22,11 @@ def _pairs(squares: tuple[Square, ...]) -> str:
 def data_text(problem: Problem) -> str:
     """The .dzn for `problem`: n, the piece's attack rules, torus, blocked and fixed squares."""
     p = problem
+    if not p.rule.classic:
+        raise NQueensError(
+            f"the MiniZinc model covers the rook, queen and superqueen, not {p.piece}: "
+            "export this piece as DIMACS (--to dimacs) or as the CP-SAT model (--to cpsat)"
+        )
     lines = [
         f"% nqueens_cp: n = {p.n}, piece = {p.piece}, torus = {str(p.torus).lower()} (squares 1-based)",
         f"n = {p.n};",
