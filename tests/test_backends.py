@@ -114,6 +114,7 @@ def test_boards_wider_than_64_columns_use_python_integers():
     assert tuple(known) in sols and all(q.is_solution(s) for s in sols)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problem_strategy(7))
 def test_bitmask_matches_brute_force(p):
@@ -126,6 +127,7 @@ def test_bitmask_matches_brute_force(p):
     assert (first is None) == (not expected) and (first is None or first in expected)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problem_strategy(8))
 def test_count_kernel_from_every_starting_row(p):
@@ -178,6 +180,7 @@ def test_a_cold_process_counts_small_boards_without_loading_numba():
     assert {b.plan(p, "count").algorithm for p in boards[:10]} == {"rows-python"}
 
 
+@pytest.mark.slow
 def test_sat_solver_choice_time_limit_and_bad_names():
     p = Problem(10, blocked=[(0, 0)])
     for solver in ("cadical195", "glucose4", "minisat22"):

@@ -48,6 +48,7 @@ def test_hard_boards_are_decided_and_cross_checked(seed):
     assert nq.count(p) == nq.count(p, backend="cpsat")
 
 
+@pytest.mark.slow
 def test_constrained_count_matches_the_row_search_on_blocked_and_fixed_boards():
     """Counts (whichever search the backend picks) against the row-order enumeration."""
     for p in (
@@ -59,6 +60,7 @@ def test_constrained_count_matches_the_row_search_on_blocked_and_fixed_boards():
         assert nq.count(p) == sum(1 for _ in nq.solve(p))
 
 
+@pytest.mark.slow
 def test_time_limit_is_unknown_not_no_solution():
     p = blocked_instance(56, 2734, 1, seed=1)  # about 13 million placements to decide
     b = nq.get_backend("bitmask", time_limit=0.01)
@@ -78,6 +80,7 @@ def test_cli_generate_writes_a_readable_param(tmp_path):
     assert r.exit_code == 2 and "cannot block" in r.stderr
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_constrained_search_matches_brute_force(data):

@@ -82,6 +82,7 @@ def test_first_draws_or_says_no_solution():
     assert rec["solution"] is None and rec["status"] == "no solution" and rec["plan"]["algorithm"] == "construct"
 
 
+@pytest.mark.slow
 def test_verify_agrees():
     r = run("verify", 6, "--block", "2,2")
     assert r.exit_code == 0 and "agree" in r.stdout
@@ -103,9 +104,13 @@ DOCUMENTED = {
     "rooks-8.toml": 40320,
     "superqueens-10.toml": 4,  # OEIS A051223
     "torus-7.toml": 28,  # OEIS A007705
+    "empress-8.toml": 2766,  # OEIS A137774
+    "hertzsprung-8.toml": 5242,  # OEIS A002464
+    "anti-diagonal-6.toml": 83,  # the brute force of test_pieces, which checks it too
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(p.name for p in MODELS.iterdir()))
 def test_every_shipped_model_runs_with_its_documented_count(name):
     r = run("count", "--model", MODELS / name)
@@ -175,6 +180,7 @@ def test_bad_model_file_names_the_line(tmp_path):
     assert r.exit_code == 2 and f"{f}:2: blocked square (8, 0)" in r.stderr
 
 
+@pytest.mark.slow
 def test_installed_script_runs_and_pipes_quietly():
     exe = script()
     r = subprocess.run([exe, "count", "10"], capture_output=True, text=True, check=True)
@@ -189,11 +195,13 @@ def test_installed_script_runs_and_pipes_quietly():
     assert proc.stderr.read() == b""
 
 
+@pytest.mark.slow
 def test_installed_script_ctrl_c_is_quiet():
     code, _, err, _ = interrupt_when(["count", "17", "-b", "cpsat"], busy(2.5))  # in CP-SAT's search
     assert code == 130 and b"Traceback" not in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_counting_pool_and_its_workers():
     exe = script()
     proc = subprocess.Popen([exe, "count", "19", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -222,6 +230,7 @@ def test_bitmask_runs_never_import_the_other_solvers():
     assert r.stdout.split() == ["92", "[]"]
 
 
+@pytest.mark.slow
 def test_compare_honours_the_time_limit_on_every_backend_it_runs():
     """compare --n 4..40 --time-limit 1 ran on for minutes: every run is now held to the limit."""
     import time
@@ -250,6 +259,7 @@ def test_default_backends_leave_out_one_whose_package_is_missing(monkeypatch):
     assert r.exit_code == 2 and "pip install 'nqueens_cp[sat]'" in r.stderr
 
 
+@pytest.mark.slow
 def test_compare_by_default_runs_the_backends_that_can_be_bounded():
     """The README's example spent 405 s in `constraint`, which no time limit stops."""
     r = run("compare", "--n", "5", "--json")

@@ -22,6 +22,7 @@ JOBS = "tests.sandbox_jobs"
 # -- the sandbox ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 def test_a_run_past_its_wall_limit_is_killed_and_the_next_gets_a_fresh_worker():
     with Sandbox(JOBS, jobs=1, wall_limit=0.5) as sb:
@@ -45,6 +46,7 @@ def test_memory_limit_crash_and_error_are_reported_not_raised():
         assert [r.value for r in sb.run([("ok", ("print",))])] == ["clean"]  # stdout noise stays out
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 def test_start_up_is_not_charged_and_peak_memory_is_measured():
     with Sandbox(JOBS, jobs=1) as sb:
@@ -103,6 +105,7 @@ def test_par2_counts_unsolved_and_wrong_runs_twice_the_limit():
 # -- the CLI ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_counts_over_a_range_agree_with_oeis(tmp_path):
     out = tmp_path / "r.csv"
@@ -114,6 +117,7 @@ def test_counts_over_a_range_agree_with_oeis(tmp_path):
     assert all(x["seconds"] >= 0 and x["peak_mb"] > 0 for x in rows)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_first_over_folders_and_globs_checks_every_answer(tmp_path):
     both = ["--backends", "bitmask,cpsat", "--task", "first", "--json"]
@@ -129,6 +133,7 @@ def test_first_over_folders_and_globs_checks_every_answer(tmp_path):
     assert [s["solved"] for s in json.loads(last)["summary"]] == [len(files)] * 2
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_solve_compares_solution_sets_across_backends(tmp_path):
     model = MODELS / "blocked-8.toml"
@@ -139,6 +144,7 @@ def test_solve_compares_solution_sets_across_backends(tmp_path):
     assert len({x["digest"] for x in rows}) == 1 and all(x["check"] == "ok" for x in rows)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_resume_skips_finished_runs_and_a_wrong_answer_on_file_is_flagged(tmp_path):
     out = tmp_path / "r.jsonl"
@@ -154,6 +160,7 @@ def test_resume_skips_finished_runs_and_a_wrong_answer_on_file_is_flagged(tmp_pa
     assert new[0]["check"] == "ok" and new[1]["check"] == "disagree: bitmask gave another count"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_csv_file_resumes_and_plots(tmp_path):
     pytest.importorskip("matplotlib")
@@ -165,6 +172,7 @@ def test_a_csv_file_resumes_and_plots(tmp_path):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_time_limit_is_enforced_on_a_backend_that_cannot_stop_itself():
     """cadical cannot be interrupted by python-sat: the sandbox kills it at the limit."""
@@ -196,6 +204,7 @@ def test_bad_compare_input_is_one_line(args, message):
     assert r.exit_code == 2 and message in r.stderr, r.output
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_ctrl_c_keeps_finished_runs_and_leaves_no_worker(tmp_path):
     out = tmp_path / "r.csv"
@@ -258,6 +267,7 @@ def _edit_rows(path, change):
     path.write_text("".join(json.dumps(x) + "\n" for x in rows))
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_resumed_no_solution_that_a_new_run_contradicts_is_wrong(tmp_path):
     out = tmp_path / "r.jsonl"
@@ -283,6 +293,7 @@ def test_a_resumed_invalid_solution_is_not_counted_as_solved(tmp_path):
     assert summary["solved"] == 0 and summary["wrong"] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_an_old_wrong_count_is_flagged_itself(tmp_path):
     out = tmp_path / "r.jsonl"

@@ -44,6 +44,7 @@ def test_classes_by_orbit_match_a_brute_force_partition():
         assert classes.by_orbit == dict(sizes), n
 
 
+@pytest.mark.slow
 def test_the_half_turn_search_against_the_brute_force():
     from nqueens_cp.backends.bitmask.rowkernels import count_point_symmetric
 

@@ -74,6 +74,7 @@ def test_the_exported_cnf_has_exactly_the_solutions(p):
     assert len(answers) == len(brute_force_problem(p))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("p", [Problem(7, torus=True), Problem(10, "superqueen"), Problem(5, "rook", fixed=[(0, 2)])])
 def test_the_exported_cnf_of_variants(p):
     answers = [a.solution for out in _models_of_dimacs(_cnf_text(p)) for a in read_answers(out.splitlines(), p)]
@@ -94,6 +95,7 @@ CPSAT_CASES = [([str(n)], Problem(n)) for n in range(4, 10)] + [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, p", CPSAT_CASES)
 def test_the_exported_cpsat_model_solves_to_the_same_solutions(tmp_path, args, p):
     from ortools.sat.python import cp_model
@@ -220,6 +222,7 @@ def test_missing_and_extra_solutions_are_named(tmp_path):
     assert "missing: 1" in r.stdout and "[2, 0, 3, 1]" in r.stdout and "duplicates: 1" in r.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(
     "command, code, message",
@@ -270,6 +273,7 @@ def test_verify_against_checks_a_range_of_sizes(tmp_path):
     assert r.exit_code == 1 and "n = 8:" in r.stdout and "missing: 91" in r.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 def test_verify_against_bounds_our_own_enumeration_too():
     """`verify 22 --against true --time-limit 2` enumerated n = 22 with no bound."""

@@ -70,6 +70,7 @@ def test_resume_runs_only_what_is_missing(tmp_path):
     assert sorted(seen) == sorted(set(range(work.size)) - recorded)
 
 
+@pytest.mark.slow
 def test_kill_and_resume_gives_the_exact_total(tmp_path):
     ck = tmp_path / "c.json"
     proc = subprocess.Popen([script(), "count", "15", "--checkpoint", str(ck), "--workers", "1"])
@@ -110,6 +111,7 @@ def test_partitioned_variants_and_limits():
         part(Problem(7, torus=True))
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_matches_the_pool_and_oeis():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as c:
@@ -173,6 +175,7 @@ def test_dask_gets_a_few_tasks_per_worker_not_one_per_item(workers):
     assert client.tasks <= workers * DASK_TASKS_PER_WORKER
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_is_one_line():
     pytest.importorskip("distributed")
     r = run("count", 8, "--dask", "tcp://127.0.0.1:9")
@@ -292,6 +295,7 @@ def dask_cluster(tmp_path, workers: int):
             proc.wait(timeout=30)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_killing_one_of_two_real_dask_workers_keeps_the_total_exact(tmp_path):
     ck = tmp_path / "c.json"
@@ -316,6 +320,7 @@ def test_killing_one_of_two_real_dask_workers_keeps_the_total_exact(tmp_path):
         assert err == b"", err.decode()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_scheduler_without_workers_is_one_line_within_the_wait(tmp_path):
     with dask_cluster(tmp_path, 0) as (address, _):
@@ -358,6 +363,7 @@ def test_something_that_is_not_a_dask_scheduler_is_one_line_within_the_wait():
         server.close()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
     _dask_cli()
@@ -413,6 +419,7 @@ finally:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("where", ["pool", "dask"])
 def test_a_broken_pipe_while_workers_run_raises_instead_of_killing(where):
@@ -436,6 +443,7 @@ def test_a_broken_pipe_while_workers_run_raises_instead_of_killing(where):
             os.killpg(proc.pid, signal.SIGKILL)  # whatever a failed run left behind
 
 
+@pytest.mark.slow
 def test_every_runner_counts_the_same_numbered_sub_problems():
     """In this process, on the pool and through a checkpoint, a split count goes through the
     items of `partition` (they used to be cut at different depths)."""

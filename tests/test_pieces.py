@@ -95,6 +95,7 @@ def test_a_piece_that_cannot_be_one_of_these_is_refused(text, says):
     assert r.exit_code == 2 and says in r.stderr
 
 
+@pytest.mark.slow
 def test_counts_published_in_oeis():
     assert [nq.count(Problem(n, "RF")) for n in range(1, 11)] == A002464
     assert [nq.count(Problem(n, "RN")) for n in range(1, 11)] == A137774
@@ -127,6 +128,7 @@ def fairy_problems(draw):
     return Problem(n, piece, blocked=blocked, torus=torus)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fairy_problems())
 def test_every_backend_agrees_with_the_brute_force_on_random_pieces(p):

@@ -43,6 +43,7 @@ def one_line(err: bytes) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [
@@ -66,6 +67,7 @@ def test_every_path_honours_the_time_limit(args, startup):
     assert took < 1 + startup + STOP, (took, startup)
 
 
+@pytest.mark.slow
 def test_a_time_limited_solve_writes_what_it_found(tmp_path):
     out = tmp_path / "s.jsonl"
     r = nqueens("solve", 20, "--time-limit", 1, "-f", "jsonl", "-o", out)
@@ -81,6 +83,7 @@ def test_a_time_limited_solve_writes_what_it_found(tmp_path):
         assert r.returncode == 3 and "solutions found are written" in one_line(r.stderr)
 
 
+@pytest.mark.slow
 def test_a_time_limited_count_prints_a_lower_bound():
     r = nqueens("count", 17, "--torus", "--time-limit", 0.5, "--json")
     assert r.returncode == 3
@@ -92,6 +95,7 @@ def test_a_time_limited_count_prints_a_lower_bound():
 SEARCHING = 2.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [
@@ -108,6 +112,7 @@ def test_ctrl_c_stops_long_compiled_runs_within_a_second(args):
     assert one_line(err) == "nqueens: interrupted"
 
 
+@pytest.mark.slow
 def test_sigterm_stops_the_pool_and_leaves_no_worker():
     code, took, err, workers = interrupt_when(["count", 19, "--workers", 2], with_workers(2), signal.SIGTERM)
     assert len(workers) == 2
@@ -115,6 +120,7 @@ def test_sigterm_stops_the_pool_and_leaves_no_worker():
     assert gone(workers)
 
 
+@pytest.mark.slow
 def test_workers_die_with_a_parent_killed_outright():
     proc = subprocess.Popen([script(), "count", "19", "--workers", "2"], stdout=subprocess.DEVNULL)
     try:
@@ -156,6 +162,7 @@ def _started(cmd: list[str]) -> subprocess.Popen:
     return proc
 
 
+@pytest.mark.slow
 def test_ctrl_c_anywhere_in_start_up_is_quiet():
     """Signals spread evenly over the start-up of this machine (handlers in place to a trivial
     command's end), each to a fresh `count 16`: a window that escapes the handlers, like the click
@@ -186,6 +193,7 @@ def _device_full() -> Path:
     return full
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["solve", 10], ["count", 8], ["first", 8], ["show", 8]])
 def test_a_full_disk_on_stdout_is_one_line_and_exit_2(args):
     with _device_full().open("wb") as full:
@@ -193,6 +201,7 @@ def test_a_full_disk_on_stdout_is_one_line_and_exit_2(args):
     assert r.returncode == 2 and "No space left on device" in one_line(r.stderr)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["solve", 6], ["generate", "blocked", "--n", 8, "--blocks", 3]])
 def test_a_full_disk_behind_output_is_one_line_and_the_device_stays(args):
     full = _device_full()
@@ -214,6 +223,7 @@ def test_a_closed_stdout_is_an_error_not_a_lost_result(args):
     assert r.returncode == 2 and "standard output is closed" in one_line(r.stderr)
 
 
+@pytest.mark.slow
 def test_output_file_is_replaced_only_by_a_run_that_ends(tmp_path):
     out = tmp_path / "keep.jsonl"
     out.write_text("precious\n")
@@ -224,6 +234,7 @@ def test_output_file_is_replaced_only_by_a_run_that_ends(tmp_path):
     assert len(out.read_text().splitlines()) == 4
 
 
+@pytest.mark.slow
 def test_verify_by_prefixes_lists_only_consistent_ones():
     start = time.monotonic()
     r = nqueens("verify", 8, "--depth", 8, "--backends", "bitmask,cpsat")
@@ -233,6 +244,7 @@ def test_verify_by_prefixes_lists_only_consistent_ones():
     assert r.returncode == 3 and "nothing compared" in r.stdout.decode()
 
 
+@pytest.mark.slow
 def test_a_time_limited_cpsat_solve_writes_the_solutions_it_found():
     """cpsat solutions reached the output in batches of 4,096, so a time-limited solve that had
     found 614 solutions wrote none; each is now handed on as soon as nothing else is ready."""
@@ -329,6 +341,7 @@ def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, 
     assert err == "nqueens: interrupted\n" and out == ""
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_without_numba_s_jit_answers_stay_right_or_are_refused(tmp_path):
     """NUMBA_DISABLE_JIT=1 made the kernels run as Python on fixed-width scalars: `count 12`
@@ -346,6 +359,7 @@ def test_without_numba_s_jit_answers_stay_right_or_are_refused(tmp_path):
     assert r.returncode == 2 and "NUMBA_DISABLE_JIT" in one_line(r.stderr)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_compiled_kernels_are_cached_outside_the_package(tmp_path):
     """numba cached the kernels inside site-packages; pip's uninstall left them, and the
@@ -356,6 +370,7 @@ def test_compiled_kernels_are_cached_outside_the_package(tmp_path):
     assert list((tmp_path / "nqueens_cp" / "numba").rglob("*.nbi"))
 
 
+@pytest.mark.slow
 def test_written_files_keep_the_user_s_umask_mode_and_links(tmp_path):
     """-o and checkpoint files were created 0600 whatever the umask, an existing 0664 file
     became 0600, and -o on a symlink replaced the link instead of writing its target."""
@@ -412,6 +427,7 @@ def test_sat_solvers_listed_are_those_that_run():
             assert s.solve() and s.get_model() == [-1, 2]
 
 
+@pytest.mark.slow
 def test_malformed_answers_and_files_are_one_line(tmp_path):
     nested = tmp_path / "nested.json"
     nested.write_text("[" * 100_000 + "]" * 100_000)
@@ -430,6 +446,7 @@ def test_malformed_answers_and_files_are_one_line(tmp_path):
     assert r.returncode == 2 and "fingerprint is not an object" in one_line(r.stderr)
 
 
+@pytest.mark.slow
 def test_a_short_csv_results_row_is_one_line(tmp_path):
     out = tmp_path / "r.csv"
     assert nqueens("compare", "--n", 5, "--backends", "bitmask", "-o", out).returncode == 0
@@ -438,6 +455,7 @@ def test_a_short_csv_results_row_is_one_line(tmp_path):
     assert r.returncode == 2 and "not a results file" in one_line(r.stderr)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "change, says",
     [

@@ -59,6 +59,7 @@ def variant_problems(draw):
         return Problem(n, piece, blocked, (), torus)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant_problems())
 def test_backends_agree_with_brute_force_on_variants(p):
@@ -93,6 +94,7 @@ def test_first_on_a_huge_board_is_constructive_and_valid():
     assert nq.first(Problem(100, "rook")) == tuple(range(100))
 
 
+@pytest.mark.slow
 def test_constructions_for_variants_are_valid_and_theorems_hold():
     """Every closed form the engine uses, checked by the validator; where a theorem says there is
     no solution, the brute force agrees for small n."""

@@ -37,6 +37,7 @@ class AltersOne(BitmaskBackend):
             yield (sol[1], sol[0], *sol[2:]) if i == 0 else sol
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problem_strategy(8))
 def test_three_backends_agree_on_random_problems(p):
@@ -93,6 +94,7 @@ def test_partition_sample_is_seeded():
     assert a.agree and a.prefixes == 5 and a.runs[0].count == b.runs[0].count
 
 
+@pytest.mark.slow
 def test_cpsat_time_limit_is_never_a_count():
     with pytest.raises(nq.TimeLimitReached):
         nq.count(13, backend="cpsat", time_limit=0.05)
@@ -104,6 +106,7 @@ def test_cpsat_time_limit_is_never_a_count():
     assert verdict.describe()[-1].startswith("unknown")
 
 
+@pytest.mark.slow
 def test_a_time_limit_in_verify_bounds_every_backend_and_leaves_out_those_it_cannot_bound():
     verdict = verify(14, ["bitmask", "cpsat"], time_limit=0.5)
     assert verdict.unknown and not verdict.disagree

@@ -265,6 +265,9 @@ def parse(text: str) -> Piece:
     if not isinstance(text, str) or not text.strip():
         raise PieceError(f"a piece is a name or Betza's notation, got {text!r}")
     spec = NAMES.get(text.strip().lower(), text.strip())
+    if spec.isalpha() and spec.islower():
+        names = ", ".join(sorted(NAMES))
+        raise PieceError(f"unknown piece {text!r} (names: {names}; or Betza's notation, such as RN)")
     leapers: list[Move] = []
     riders: list[Move] = []
     lines: list[Move] = []
