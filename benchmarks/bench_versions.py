@@ -27,10 +27,11 @@ t = time.perf_counter(); assert nq.count(16, workers=1) == 14772512; print(time.
 """,
     "enumerate 14": """
 import os, time, nqueens_cp as nq
-try:
-    from nqueens_cp.io.render import write_solutions
-except ImportError:
+try:  # the layout before the io/ package first: an editable install can answer for the other
     from nqueens_cp.render import write_solutions
+except ImportError:
+    from nqueens_cp.io.render import write_solutions
+assert write_solutions.__code__.co_filename.startswith(nq.__file__.rpartition("/")[0])
 b = nq.get_backend("bitmask")
 with open(os.devnull, "wb") as out:
     write_solutions(nq.Problem(8), b.batches(nq.Problem(8)), "jsonl", out)
