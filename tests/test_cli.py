@@ -279,3 +279,22 @@ def test_small_things_a_new_user_tripped_on(tmp_path):
     assert run("first", 4, "-f", "boards").stdout == run("first", 4, "-f", "board").stdout
     r = run("first", 40, "--lexicographic", "--time-limit", 0.3)
     assert r.exit_code == 3 and "lexicographically first solution is not known" in r.stderr
+
+
+def test_json_is_one_record_with_plan_stats_and_status_on_every_command():
+    """`solve --json` printed a bare list, `count --unique --json` lacked status, and `verify`
+    had neither --json nor --verbose."""
+    rec = json.loads(run("solve", 6, "--json").stdout)
+    assert rec["status"] == "solved" and rec["count"] == len(rec["solutions"]) == A000170[5]
+    assert rec["plan"]["task"] == "solve" and rec["stats"]["nodes"] > 0
+    assert all(Problem(6).is_solution(tuple(s)) for s in rec["solutions"])
+    assert json.loads(run("solve", 6, "-f", "json").stdout) == rec["solutions"]  # the bare array stays
+    r = run("solve", 20, "--json", "--time-limit", 0.3)
+    partial = json.loads(r.stdout)
+    assert r.exit_code == 3 and partial["status"] == "unknown" and partial["partial"]
+    assert partial["count"] == len(partial["solutions"]) > 0
+    assert json.loads(run("count", 10, "--unique", "--json").stdout)["status"] == "solved"
+    r = run("verify", 6, "--json", "--verbose", "--backends", "bitmask,cpsat")
+    rec = json.loads(r.stdout)
+    assert rec["status"] == "agree" and [x["count"] for x in rec["runs"]] == [4, 4]
+    assert "plan: cpsat" in r.stderr

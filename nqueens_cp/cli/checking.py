@@ -3,6 +3,7 @@ program's (its output, or the program itself run with --against)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,7 +14,7 @@ from .. import api
 from ..backends import DEFAULT_BACKEND
 from ..model.problem import Problem
 from .app import EXIT_DISAGREE, EXIT_UNKNOWN, PartialResult, UserError, app
-from .options import PROBLEM, OneBasedOpt, ProblemSpec, backend_names, problem_options, size_range
+from .options import PROBLEM, OneBasedOpt, ProblemSpec, VerboseOpt, backend_names, problem_options, size_range
 from .output import backend, echo, progress
 
 #: How long --against lets the program run when --time-limit is not given.
@@ -52,8 +53,13 @@ def verify(
         bool, typer.Option("--one-based", help="With --against: the program prints columns counted from 1.")
     ] = False,
     spec: ProblemSpec = PROBLEM,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON record per size: every run, its count, time and faults.")
+    ] = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Cross-validate backends, or your program (--against): exit 0 agree, 1 disagree, 3 unknown or nothing compared."""
+    say = Say(as_json, verbose)
     names = backend_names(backends)
     if time_limit is not None and not 0 < time_limit < float("inf"):
         raise UserError(f"--time-limit must be a positive number of seconds, got {time_limit}")
@@ -71,12 +77,12 @@ def verify(
     problems = [spec.problem(k) for k in sizes]  # every size checked before any run
     ends: list[tuple[int, str | None]] = []
     for p in problems:
-        if len(problems) > 1:
+        if len(problems) > 1 and not as_json:
             echo(f"n = {p.n}:")
         if against is not None:
-            ends.append(_verify_program(against, p, spec.model, names, time_limit, one_based))
+            ends.append(_verify_program(against, p, spec.model, names, time_limit, one_based, say))
         else:
-            ends.append(_verify_backends(p, names, depth, sample, seed, time_limit))
+            ends.append(_verify_backends(p, names, depth, sample, seed, time_limit, say))
     worst = max((code for code, _ in ends), key=_severity)
     said = next((why for code, why in ends if code == worst and why), None)  # one line on stderr
     if worst == EXIT_UNKNOWN:
@@ -92,8 +98,36 @@ def _severity(code: int) -> int:
     return {0: 0, EXIT_UNKNOWN: 1, EXIT_DISAGREE: 2}[code]
 
 
+class Say:
+    """How verify reports: lines for a person, or one JSON record per size; plans on stderr."""
+
+    def __init__(self, as_json: bool, verbose: bool) -> None:
+        self.as_json, self.verbose = as_json, verbose
+
+    def plans(self, p: Problem, names: list[str]) -> None:
+        if self.verbose:
+            for name in names:
+                plan = backend(name).plan(p, "solve")
+                sys.stderr.write(f"plan: {name} {plan.algorithm}: {plan.reason}\n")
+
+    def lines(self, lines: list[str]) -> None:
+        if not self.as_json:
+            echo("\n".join(lines))
+
+    def record(self, p: Problem, status: str, **fields: object) -> None:
+        if self.as_json:
+            head = {"n": p.n, "piece": p.piece, "torus": p.torus, "blocked": len(p.blocked), "fixed": len(p.fixed)}
+            echo(json.dumps(head | {"status": status} | fields))
+
+
 def _verify_backends(
-    p: Problem, names: list[str] | None, depth: int | None, sample: int | None, seed: int, time_limit: float | None
+    p: Problem,
+    names: list[str] | None,
+    depth: int | None,
+    sample: int | None,
+    seed: int,
+    time_limit: float | None,
+    say: Say,
 ) -> tuple[int, str | None]:
     """(exit code, what stderr says) of comparing backends on `p`."""
     from ..check import verify as v
@@ -105,8 +139,24 @@ def _verify_backends(
             verdict = v.verify_partition(
                 p, names, depth=depth, sample=sample, seed=seed, progress=bar, time_limit=time_limit
             )
-        echo(f"{verdict.prefixes} prefixes of depth {depth}")
-    echo("\n".join(verdict.describe()))
+        say.lines([f"{verdict.prefixes} prefixes of depth {depth}"])
+    say.plans(p, [r.backend for r in verdict.runs])
+    say.lines(verdict.describe())
+    status = verdict.describe()[-1].split(":")[0].lower()  # agree, disagree, unknown, nothing compared
+    runs = [
+        {
+            "backend": r.backend,
+            "count": r.count,
+            "seconds": round(r.seconds, 6),
+            "unknown": r.unknown,
+            "error": r.error,
+            "invalid": [[list(sol), why] for sol, why in r.invalid[:5]],
+            "duplicates": len(r.duplicates),
+            "missed": len(r.missed),
+        }
+        for r in verdict.runs
+    ]
+    say.record(p, status, runs=runs, prefixes=verdict.prefixes if verdict.partitioned else None)
     if verdict.compared and verdict.disagree:
         return EXIT_DISAGREE, None
     if verdict.agree:
@@ -121,6 +171,7 @@ def _verify_program(
     names: list[str] | None,
     time_limit: float | None,
     one_based: bool,
+    say: Say,
 ) -> tuple[int, str | None]:
     """(exit code, what stderr says) of comparing the program's answers with a backend's on `p`."""
     from ..backends import Unknown
@@ -129,14 +180,31 @@ def _verify_program(
     seconds = AGAINST_SECONDS if time_limit is None else time_limit
     reference = backend(names[0] if names else DEFAULT_BACKEND, time_limit=time_limit)
     reference.plan(p, "solve")
+    say.plans(p, [reference.name])
     try:
         comparison = verify_program(template, p, model, reference, seconds, one_based)
     except (ProgramTimeout, Unknown) as exc:
+        say.record(p, "unknown", reason=str(exc))
         return EXIT_UNKNOWN, str(exc)
     except ProgramFailed as exc:
-        echo(f"DISAGREE: the program failed: {exc}")
+        say.lines([f"DISAGREE: the program failed: {exc}"])
+        say.record(p, "disagree", failed=str(exc))
         return EXIT_DISAGREE, f"the program failed: {exc}"
-    echo("\n".join(comparison.describe()))
+    say.lines(comparison.describe())
+    j = comparison.judgement
+    say.record(
+        p,
+        "agree" if comparison.agree else "disagree",
+        reference=comparison.reference,
+        expected=comparison.expected,
+        read=j.read,
+        invalid=len(j.invalid),
+        duplicates=len(j.duplicates),
+        missing=comparison.missing_count,
+        extra=len(comparison.extra),
+        claims_no_solution=bool(j.no_solution_claims),
+        seconds=round(comparison.seconds, 6),
+    )
     return (0, None) if comparison.agree else (EXIT_DISAGREE, None)
 
 

@@ -48,7 +48,12 @@ def solve(
     backend: BackendOpt = DEFAULT_BACKEND,
     limit: Annotated[int | None, typer.Option("--limit", min=0, help="At most this many solutions.")] = None,
     fmt: Annotated[str | None, typer.Option("--format", "-f", help=f"One of {', '.join(FORMATS)}.")] = None,
-    as_json: JsonOpt = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="One JSON record: the problem, plan, solutions (streamed), count, status and stats."
+        ),
+    ] = False,
     out: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
     spec: ProblemSpec = PROBLEM,
     time_limit: TimeOpt = None,
@@ -57,25 +62,58 @@ def solve(
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the solutions, streamed. On a time limit, those found are written, then exit 3."""
-    fmt = output_format(fmt, as_json, FORMATS, "boards")
+    if as_json and fmt not in (None, "json"):
+        raise UserError(f"--json and --format {fmt} disagree")
+    fmt = "json" if as_json else output_format(fmt, False, FORMATS, "boards")
     p = spec.problem(n)
-    b, _ = prepare(p, backend, "solve", verbose, time_limit=time_limit, sat_solver=sat_solver)
+    start = time.perf_counter()
+    b, plan = prepare(p, backend, "solve", verbose, time_limit=time_limit, sat_solver=sat_solver)
+    stats: dict[str, int] = {}
     if unique:
         from ..model.symmetry import canonical, problem_symmetries
 
         group = problem_symmetries(p)
         note_symmetries(group)
-        sols: Iterator[Any] = (s for s in b.solutions(p) if canonical(s, group) == s)
+        sols: Iterator[Any] = (s for s in b.solutions(p, stats) if canonical(s, group) == s)
         if limit is not None:
             sols = api.limited(sols, limit)
     else:
-        sols = _limited_batches(b.batches(p), limit)
+        sols = _limited_batches(b.batches(p, stats), limit)
     with output(out) as (stream, keep):
+        if not as_json:
+            try:
+                write_solutions(p, sols, fmt, stream)
+            except Unknown as exc:
+                keep[0] = True
+                raise PartialResult(f"{exc} (the solutions found are written)") from None
+            return
+        # one record, its solutions streamed between a head and a tail written at the end
+        head = record(p, b, plan, None, start)
+        del head["stats"], head["seconds"]
+        stream.write((json.dumps(head)[:-1] + ', "solutions": ').encode())
+        seen = [0]  # what the stream handed over, all of it written when a stop is raised
+
+        def counted(items: Iterator[Any]) -> Iterator[Any]:
+            for item in items:
+                seen[0] += item.shape[0] if hasattr(item, "shape") else 1
+                yield item
+
+        stopped: Unknown | None = None
         try:
-            write_solutions(p, sols, fmt, stream)
+            write_solutions(p, counted(sols), "json", stream)
         except Unknown as exc:
+            stopped = exc
+        written = seen[0]
+        status = Outcome(Status.UNKNOWN, count=written, reason=stopped.reason) if stopped else None
+        tail = record(p, b, plan, status, start, stats)
+        tail.update(count=written, status=tail.get("status") or "solved")  # partial: a lower bound
+        if stopped is not None:
+            tail["partial"] = True
+        keys = ("count", "status", "reason", "partial", "stats", "seconds")
+        stream.write((", " + json.dumps({k: tail[k] for k in keys if k in tail})[1:] + "\n").encode())
+        if stopped is not None:
             keep[0] = True
-            raise PartialResult(f"{exc} (the solutions found are written)") from None
+            raise PartialResult(f"{stopped} (the solutions found are written)")
 
 
 @app.command()
@@ -142,6 +180,7 @@ def count(
         b, plan = prepare(p, backend, "unique", verbose, time_limit=time_limit, workers=workers, sat_solver=sat_solver)
         classes = b.count_classes(p)
         rec = record(p, b, plan, None, start, classes.stats) | {
+            "status": "solved",
             "count": classes.unique,
             "total": classes.total,
             "by_orbit": {str(k): v for k, v in sorted(classes.by_orbit.items())},
