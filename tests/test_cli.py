@@ -298,3 +298,12 @@ def test_json_is_one_record_with_plan_stats_and_status_on_every_command():
     rec = json.loads(r.stdout)
     assert rec["status"] == "agree" and [x["count"] for x in rec["runs"]] == [4, 4]
     assert "plan: cpsat" in r.stderr
+
+
+def test_a_range_of_sizes_is_bounded_before_anything_is_built():
+    """`compare --n 1..10000000` built every instance before the first run."""
+    for command in (["compare", "--n"], ["verify", "--against", "true"]):
+        r = run(*command[:2], "1..10000000", *command[2:]) if command[0] == "compare" else run(
+            "verify", "1..10000000", "--against", "true"
+        )
+        assert r.exit_code == 2 and "at most 10000" in r.stderr

@@ -327,3 +327,21 @@ def test_reading_a_sat_answer_for_a_large_board_takes_little_memory():
         [script(), "check", "3000", "-"], input=b"s UNSATISFIABLE\n", capture_output=True, preexec_fn=one_gigabyte
     )
     assert r.returncode == 1 and b"claims no solution, but" in r.stdout, r.stderr[-300:]
+
+
+def test_json_answers_stream_and_a_large_document_over_lines_is_refused(monkeypatch):
+    """A 100 MB answers file took 3.4 GB: JSON Lines and one-line arrays now stream; a document
+    spread over lines is read whole only up to a bound."""
+    import nqueens_cp.check.answers as answers
+
+    p = Problem(6)
+    sols = sorted(nq.solve(p))
+    one_line = [json.dumps([list(s) for s in sols])]
+    per_line = [json.dumps(list(s)) for s in sols]
+    spread = ["[", *(json.dumps(list(s)) + ("," if i < len(sols) - 1 else "") for i, s in enumerate(sols)), "]"]
+    for text in (one_line, per_line, spread):
+        assert sorted(a.solution for a in read_answers(text, p)) == sols
+    monkeypatch.setattr(answers, "MAX_JSON_DOCUMENT", 20)
+    with pytest.raises(answers.AnswerFormatError, match="JSON Lines"):
+        list(read_answers(spread, p))
+    assert len(list(read_answers(per_line, p))) == len(sols)  # streamed: no bound applies

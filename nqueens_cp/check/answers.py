@@ -65,7 +65,7 @@ def read_answers(lines: Iterable[str], problem: Problem, one_based: bool = False
     if first.startswith(("s ", "v ")) or first in ("s", "v"):
         yield from (Answer(*a) for a in read_dimacs(rest, problem))
     elif first.startswith(("[", "{")):
-        yield from _json(list(rest), problem, one_based)
+        yield from _json(rest, problem, one_based)
     elif set(first) <= PIECE_CHARS | EMPTY_CHARS:
         yield from _boards(rest, problem)
     else:
@@ -143,20 +143,58 @@ def _loads(text: str, number: int) -> object:
         raise AnswerFormatError(f"line {number}: {exc}") from None
 
 
-def _json(lines: list[tuple[int, str]], problem: Problem, one_based: bool) -> Iterator[Answer]:
-    text = "\n".join(line for _, line in lines)
+#: A JSON document spread over several lines is parsed whole; past this size it is refused
+#: (JSON Lines, and a document on one line of flat arrays, are read as they stream).
+MAX_JSON_DOCUMENT = 64 << 20
+
+_FLAT_ARRAYS = re.compile(r"\s*\[\s*(\[[-\d,\s]*\]\s*,?\s*)*\]\s*")
+_ARRAY = re.compile(r"\[([-\d,\s]*)\]")
+
+
+def _json(lines: Iterator[tuple[int, str]], problem: Problem, one_based: bool) -> Iterator[Answer]:
+    """JSON answers, held in memory no more than one line at a time where the text allows: JSON
+    Lines, or one line holding an array of column arrays (`nqueens solve -f json`); a document
+    over several lines is parsed whole, up to MAX_JSON_DOCUMENT (a 100 MB file took 3.4 GB)."""
+    lines = iter(lines)
+    number, first = next(lines)
+    if first.lstrip().startswith("[[") and _FLAT_ARRAYS.fullmatch(first):
+        for m in _ARRAY.finditer(first, first.index("[") + 1):
+            values = [v for v in m.group(1).replace(",", " ").split()]
+            if any(len(v) > MAX_DIGITS for v in values):
+                yield Answer(number, (), f"a column of more than {MAX_DIGITS} digits")
+            else:
+                yield from _json_value([int(v) for v in values], number, problem, one_based)
+        rest = [(k, line) for k, line in lines if line.strip()]
+        if rest:
+            raise AnswerFormatError(f"line {rest[0][0]}: more text after the array of solutions")
+        return
     try:
-        docs = [(lines[0][0], _loads(text, lines[0][0]))]
+        doc = _loads(first, number)
     except json.JSONDecodeError:
-        docs = []
-        for number, line in lines:  # JSON Lines
+        doc = None
+    if doc is not None:  # JSON Lines: a value per line
+        yield from _json_value(doc, number, problem, one_based)
+        for k, line in lines:
             if line.strip():
                 try:
-                    docs.append((number, _loads(line, number)))
+                    yield from _json_value(_loads(line, k), k, problem, one_based)
                 except json.JSONDecodeError as exc:
-                    raise AnswerFormatError(f"line {number}: not JSON ({exc.msg})") from None
-    for number, doc in docs:
-        yield from _json_value(doc, number, problem, one_based)
+                    raise AnswerFormatError(f"line {k}: not JSON ({exc.msg})") from None
+        return
+    parts, size = [first], len(first)
+    for _, line in lines:
+        parts.append(line)
+        size += len(line) + 1
+        if size > MAX_JSON_DOCUMENT:
+            raise AnswerFormatError(
+                f"a JSON document over {MAX_JSON_DOCUMENT >> 20} MB spread over lines: write JSON Lines "
+                "(a solution per line, as `nqueens solve -f jsonl` does)"
+            )
+    try:
+        doc = _loads("\n".join(parts), number)
+    except json.JSONDecodeError as exc:
+        raise AnswerFormatError(f"line {number + exc.lineno - 1}: not JSON ({exc.msg})") from None
+    yield from _json_value(doc, number, problem, one_based)
 
 
 def _json_value(doc: object, number: int, problem: Problem, one_based: bool) -> Iterator[Answer]:

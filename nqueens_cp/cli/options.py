@@ -138,14 +138,20 @@ def size(text: str) -> int:
     return int(text)
 
 
-def size_range(text: str) -> list[int]:
+#: The most board sizes one range may name: each becomes a run, checked before the first starts.
+MAX_SIZES = 10_000
+
+
+def size_range(text: str) -> range:
     m = re.fullmatch(r"\s*(\d{1,18})\s*(?:(?:\.\.|-)\s*(\d{1,18})\s*)?", text)
     if not m:
         raise UserError(f"--n expects N or A..B, got {text!r}")
     lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
     if lo > hi:
         raise UserError(f"--n range {text!r} is empty")
-    return list(range(lo, hi + 1))
+    if hi - lo + 1 > MAX_SIZES:
+        raise UserError(f"the range {text!r} names {hi - lo + 1} sizes; at most {MAX_SIZES} go in one run")
+    return range(lo, hi + 1)
 
 
 def int_list(text: str, flag: str) -> list[int]:
