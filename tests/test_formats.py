@@ -105,3 +105,11 @@ def test_a_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypatch):
     monkeypatch.setattr(formats, "MAX_MODEL_BYTES", 10)
     with pytest.raises(ModelFileError, match="more than an instance file may have"):
         read_model(write(tmp_path, "a.toml", "n = 8\n# a comment\n"))
+
+
+def test_an_integer_too_large_to_read_is_one_error(tmp_path):
+    """tomllib's int() raised ValueError past 4300 digits: a traceback."""
+    model = tmp_path / "big.toml"
+    model.write_text("n = " + "9" * 5000 + "\n")
+    with pytest.raises(ModelFileError, match="too large"):
+        read_model(model)

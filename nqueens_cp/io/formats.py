@@ -72,7 +72,7 @@ _TOML_KEYS = {"n", "piece", "blocked", "fixed", "torus", "description"}
 
 
 def read_toml(path: Path, text: str) -> Problem:
-    """`n = 8`, optional `piece = "queen"|"rook"|"superqueen"`, `torus = true|false`,
+    """`n = 8`, optional `piece` (a name, Betza's notation, or a [piece] table), `torus = true|false`,
     `blocked = [[r, c], ...]`, `fixed = [[r, c], ...]` (0-based) and a free-text `description`."""
     try:
         data = tomllib.loads(text)
@@ -80,6 +80,8 @@ def read_toml(path: Path, text: str) -> Problem:
         m = re.search(r"line (\d+)", str(exc))
         line = int(m.group(1)) if m else len(text.splitlines())  # "at end of document"
         raise ModelFileError(path, line, f"not valid TOML: {exc}") from None
+    except ValueError as exc:  # tomllib's int() past Python's 4300-digit limit
+        raise ModelFileError(path, None, f"an integer too large to read ({str(exc).split(':')[0]})") from None
 
     def line_of_key(key: str) -> int | None:
         m = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", text, re.M)
