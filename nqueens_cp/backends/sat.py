@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, TextIO
 from ..io.dimacs import square_variables, write_cnf
 from ..model.pieces import slide_directions
 from ..model.problem import Problem, Solution
+from . import satbinary
 from .base import (
     Backend,
     BackendError,
@@ -220,14 +221,21 @@ class SatBackend(Backend):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
+        given = options.get("sat_solver")
+        self.solver_name = DEFAULT_SOLVER if given is None else given
+        #: The words of a solver binary (`cmd:...`), or None for a python-sat solver.
+        binary = isinstance(given, str) and given.startswith(satbinary.PREFIX)
+        self.binary = satbinary.command(given) if binary else None
+        if self.binary is not None:
+            return
         why = self.missing()
         if why:
             raise BackendError(why)
         known = _solvers()
-        given = options.get("sat_solver")
-        self.solver_name = DEFAULT_SOLVER if given is None else given
         if self.solver_name not in known:
-            raise BackendError(f"unknown SAT solver {self.solver_name!r} (known: {', '.join(known)})")
+            raise BackendError(
+                f"unknown SAT solver {self.solver_name!r} (known: {', '.join(known)}; or cmd:PROGRAM for a binary)"
+            )
 
     def _interruptible(self) -> bool:
         """Whether python-sat can stop this solver mid-call (its CaDiCaL builds cannot)."""
@@ -252,6 +260,11 @@ class SatBackend(Backend):
         return True
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
+        if self.binary is not None:
+            why = "the binary on the DIMACS file, in its own process group, killed at the limit"
+            if task != Task.FIRST:
+                why += "; models enumerated by calling it again with each one forbidden"
+            return Plan(task, f"sat-cmd:{os.path.basename(self.binary[0])}", why)
         if task != Task.FIRST and not self._enumerates():
             raise UnsupportedProblem(
                 f"sat: {self.solver_name} is not incremental: it decides (first) but cannot enumerate "
@@ -270,6 +283,8 @@ class SatBackend(Backend):
         ends: 18-60 s at SIGTERM were measured)."""
         cnf, var = encode(problem)
         stats.update(variables=cnf.nv, clauses=len(cnf.clauses))
+        if self.binary is not None:
+            return satbinary.models(self.binary, problem, cnf.clauses, cnf.nv, var, limit, self.deadline())
         if not self._interruptible():
             return self._models_in_child(problem, cnf, var, limit)
         return self._models_watched(problem, cnf, var, limit)

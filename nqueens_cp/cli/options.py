@@ -48,7 +48,8 @@ SatSolverOpt = Annotated[
     str | None,
     typer.Option(
         "--sat-solver",
-        help="For -b sat: the python-sat solver (default cadical195; its lingeling has simplification off).",
+        help="For -b sat: the python-sat solver (default cadical195; its lingeling has simplification off), "
+        "or a solver binary: cmd:\"cadical -q {cnf}\".",
     ),
 ]
 OneBasedOpt = Annotated[bool, typer.Option("--one-based", help="Columns are counted from 1.")]

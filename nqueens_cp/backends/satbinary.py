@@ -1,0 +1,125 @@
+"""Any SAT solver binary, run on the exported DIMACS (`--sat-solver cmd:"PROGRAM ARGS {cnf}"`).
+
+The program reads the CNF file named where `{cnf}` stands (appended when it does not) and
+answers as the SAT competitions ask: an `s SATISFIABLE` / `s UNSATISFIABLE` line, `v` lines with
+the model, exit code 10 or 20. It runs in its own process group with a parent-death signal;
+past the time limit, on Ctrl-C or SIGTERM the whole group is killed. Solutions are enumerated by
+calling it again with each model forbidden (a fresh process per solution: for modest counts).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..io.dimacs import write_cnf
+from ..model.problem import Problem, Solution
+from ..run.parallel import die_with_parent
+from .base import BackendError, Deadline
+
+PREFIX = "cmd:"
+
+#: How often a running binary's clock is read (and Ctrl-C let through).
+POLL_SECONDS = 0.05
+
+
+def command(spec: str) -> list[str]:
+    """The program's words from `cmd:PROGRAM ARGS {cnf}`, checked: it must exist."""
+    try:
+        words = shlex.split(spec[len(PREFIX) :])
+    except ValueError as exc:
+        raise BackendError(f"--sat-solver {spec!r}: {exc}") from None
+    if not words:
+        raise BackendError("--sat-solver cmd: names no program")
+    if shutil.which(words[0]) is None:
+        raise BackendError(f"--sat-solver: the program {words[0]!r} is not found or not executable")
+    if not any("{cnf}" in w for w in words):
+        words.append("{cnf}")
+    return words
+
+
+def models(
+    words: list[str],
+    problem: Problem,
+    clauses: list[list[int]],
+    nv: int,
+    var: dict[tuple[int, int], int],
+    limit: int | None,
+    deadline: Deadline,
+) -> Iterator[Solution]:
+    """The solutions the binary finds, each forbidden before the next call."""
+    square = {v: sq for sq, v in var.items()}
+    clauses = list(clauses)
+    found = 0
+    with tempfile.TemporaryDirectory(prefix="nqueens-sat.") as folder:
+        cnf = Path(folder) / "problem.cnf"
+        while limit is None or found < limit:
+            with cnf.open("w") as f:
+                write_cnf(f, problem, clauses, nv, "sequential counter (Sinz 2005)")
+            true = _run(words, cnf, deadline, found)
+            if true is None:
+                return
+            model = [lit for lit in true if lit <= len(var)]
+            placed = sorted(square[lit] for lit in model)
+            rows = [r for r, _ in placed]
+            if rows != list(range(problem.n)):
+                raise BackendError(f"sat: {words[0]} gave a model that is no placement ({len(placed)} pieces)")
+            found += 1
+            yield tuple(c for _, c in placed)
+            clauses.append([-lit for lit in model])
+
+
+def _run(words: list[str], cnf: Path, deadline: Deadline, found: int) -> list[int] | None:
+    """The true variables of the binary's model, or None when it says unsatisfiable."""
+    args = [w.replace("{cnf}", str(cnf)) for w in words]
+    out = cnf.with_suffix(".out")
+    with out.open("wb") as sink:
+        proc = subprocess.Popen(
+            args,
+            stdout=sink,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=functools.partial(die_with_parent, os.getpid()),
+        )
+    try:
+        while True:
+            try:
+                code = proc.wait(timeout=POLL_SECONDS)
+                break
+            except subprocess.TimeoutExpired:
+                deadline.check(found)  # the limit, and a stop request, end the group below
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # its children too, whatever happened
+        proc.wait()
+    return _answer(words[0], out.read_text(errors="replace"), code)
+
+
+def _answer(program: str, text: str, code: int) -> list[int] | None:
+    status = next((line.split()[1:] for line in text.splitlines() if line.startswith("s ")), None)
+    word = " ".join(status or []).upper()
+    if word == "UNSATISFIABLE" or (status is None and code == 20):
+        return None
+    if word != "SATISFIABLE" and not (status is None and code == 10):
+        said = next((line for line in text.splitlines() if line.strip()), "nothing")
+        raise BackendError(
+            f"sat: {program} gave no SAT-competition answer (exit {code}; an 's' line or exit 10/20 expected, "
+            f"it printed {said[:60]!r})"
+        )
+    true = []
+    for line in text.splitlines():
+        if line.startswith("v "):
+            try:
+                true += [int(t) for t in line[2:].split() if int(t) > 0]
+            except ValueError:
+                raise BackendError(f"sat: {program} printed a v line that is not literals: {line[:60]!r}") from None
+    return true

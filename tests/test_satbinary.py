@@ -1,0 +1,57 @@
+"""Any SAT solver binary (`--sat-solver cmd:...`), run on the exported DIMACS: Debian's cadical
+and picosat where installed (`.ci/run` installs them), shell stand-ins for the failures."""
+
+import shutil
+import time
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import Problem
+from tests.conftest import A000170, script
+
+pytestmark = pytest.mark.timeout(120)
+
+def _binary(cmd: str):
+    program = cmd.split()[0]
+    missing = shutil.which(program) is None
+    why = f"{program} is not installed (apt-get install {program})"
+    return pytest.param(cmd, marks=pytest.mark.skipif(missing, reason=why))
+
+
+BINARIES = [_binary(cmd) for cmd in ("cadical -q {cnf}", "picosat")]
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+def test_a_solver_binary_decides_and_counts_like_the_others(binary):
+    option = {"sat_solver": f"cmd:{binary}"}
+    assert nq.count(8, "sat", **option) == A000170[7]
+    p = Problem(8, blocked=[(0, 0), (3, 4)], fixed=[(1, 6)])
+    assert p.is_solution(nq.first(p, "sat", **option))
+    assert nq.first(3, "sat", **option) is None
+    assert nq.count(Problem(6, "RN"), "sat", **option) == nq.count(Problem(6, "RN"))
+
+
+@pytest.mark.parametrize(
+    "command, code, says",
+    [
+        ("cmd:no-such-solver {cnf}", 2, "not found"),
+        ("cmd:echo hello", 2, "no SAT-competition answer"),
+        ("cmd:sh -c 'echo s SATISFIABLE; echo v 1 2 3 0'", 2, "no placement"),
+        ("cmd:sh -c 'sleep 60'", 3, "time limit"),
+    ],
+)
+def test_a_bad_binary_is_one_line_and_leaves_no_process(command, code, says):
+    import subprocess
+
+    start = time.monotonic()
+    proc = subprocess.run(
+        [script(), "first", "8", "-b", "sat", "--sat-solver", command, "--time-limit", "1"],
+        capture_output=True,
+        timeout=60,
+    )
+    err = proc.stderr.decode().strip()
+    assert proc.returncode == code and says in err and len(err.splitlines()) == 1, err
+    assert time.monotonic() - start < 15
+    left = subprocess.run(["pgrep", "-f", "sleep 60"], capture_output=True)
+    assert left.returncode != 0, "the binary outlived the run"
