@@ -316,3 +316,12 @@ def test_a_resumed_run_answers_under_the_limit_in_force(tmp_path):
     assert r.exit_code == 0, r.output
     summary = json.loads(r.stdout.splitlines()[-1])["summary"][0]
     assert summary["solved"] == 0 and summary["unknown"] == 1
+
+
+def test_a_verdict_is_read_back_by_its_kind():
+    from nqueens_cp.bench.results import Check, is_wrong
+
+    assert Check.of({"check": "disagree: cpsat gave another count"}) is Check.DISAGREE
+    assert Check.of({"check": Check.INVALID.said("pieces (0, 0) and (1, 1) share a diagonal")}) is Check.INVALID
+    assert Check.of({"check": None}) is None and Check.of({"check": "banana"}) is None
+    assert is_wrong({"check": "invalid: x"}) and not is_wrong({"check": "ok"}) and not is_wrong({"check": "unchecked"})

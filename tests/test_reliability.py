@@ -462,6 +462,7 @@ def test_a_short_csv_results_row_is_one_line(tmp_path):
         ({"instance": [1, 2]}, "instance is [1, 2]"),
         ({"seconds": "fast"}, "seconds is 'fast'"),
         ({"answer": {"x": 1}}, "answer is"),
+        ({"check": "banana: yes"}, "check is 'banana: yes'"),
         ({"seconds": None}, None),  # a run with no time: under the limit in force, unknown
     ],
 )

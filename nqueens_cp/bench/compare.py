@@ -19,7 +19,7 @@ from typing import Any
 
 from ..backends import UnsupportedProblem, backend_class
 from ..model.problem import NQueensError, Problem
-from .results import DECIDED, is_wrong
+from .results import DECIDED, Check, is_wrong
 from .runs import Job, backend_for
 from .sandbox import Result, Sandbox
 
@@ -93,7 +93,7 @@ def _fill(row: dict[str, Any], result: Result) -> dict[str, Any]:
     row["status"], row["reason"], row["answer"], row["digest"] = v["status"], v["reason"], v["answer"], v["digest"]
     row["seconds"] = round(max(0.0, result.seconds - v["check_seconds"]), 6)
     if v["invalid"]:
-        row["check"] = f"invalid: {v['invalid']}"
+        row["check"] = Check.INVALID.said(v["invalid"])
     if row["status"] == "unknown":
         row["answer"] = None
     return row
@@ -114,31 +114,31 @@ def recheck(row: dict[str, Any], problem: Problem, time_limit: float | None) -> 
         answer = row.get("answer")
         why = problem.explain(tuple(answer)) if isinstance(answer, list) else "the answer is not a list of columns"
         if why:
-            row["check"] = f"invalid: {why}"
+            row["check"] = Check.INVALID.said(why)
 
 
 def check_group(rows: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
     """Set `check` on the new decided rows of one instance, against all its decided rows."""
-    decided = [r for r in rows if r["status"] in DECIDED and not str(r.get("check") or "").startswith("invalid")]
+    decided = [r for r in rows if r["status"] in DECIDED and Check.of(r) is not Check.INVALID]
     for r in new:
         if r["status"] not in DECIDED or r.get("check"):
             continue
         others = [o for o in decided if o is not r and o["backend"] != r["backend"]]
         if r["task"] == "first":
             if r["status"] == "solved":
-                r["check"] = "ok"  # the validator passed it: a solution needs no second opinion
+                r["check"] = Check.OK.said()  # the validator passed it: a solution needs no second opinion
                 continue
             found = [o["backend"] for o in others if o["status"] == "solved"]
             if found:
-                r["check"] = f"disagree: {', '.join(found)} found a valid solution"
+                r["check"] = Check.DISAGREE.said(f"{', '.join(found)} found a valid solution")
                 continue
         else:
             differ = [o["backend"] for o in others if (o["answer"], o.get("digest")) != (r["answer"], r.get("digest"))]
             if differ:
                 what = "solutions" if r["task"] == "solve" else "count"
-                r["check"] = f"disagree: {', '.join(differ)} gave another {what}"
+                r["check"] = Check.DISAGREE.said(f"{', '.join(differ)} gave another {what}")
                 continue
-        r["check"] = "ok" if others else "unchecked"
+        r["check"] = (Check.OK if others else Check.UNCHECKED).said()
 
 
 def compare(

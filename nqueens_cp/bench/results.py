@@ -10,6 +10,7 @@ import json
 import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -45,9 +46,32 @@ def key(row: dict[str, Any]) -> tuple[str, str, str]:
     return (str(row["instance"]), str(row["backend"]), str(row["task"]))
 
 
+class Check(StrEnum):
+    """The verdict on a row's answer. The file holds it as text, the kind first and what it
+    concerns after a colon ("disagree: cpsat gave another count"): `Check.of` reads it back."""
+
+    OK = "ok"
+    UNCHECKED = "unchecked"
+    INVALID = "invalid"
+    DISAGREE = "disagree"
+
+    @staticmethod
+    def of(row: dict[str, Any]) -> Check | None:
+        text = row.get("check")
+        kind = str(text).partition(":")[0] if text else None
+        return Check(kind) if kind in Check._value2member_map_ else None
+
+    def said(self, detail: str = "") -> str:
+        """The text a row holds: the kind, and what it concerns."""
+        return f"{self.value}: {detail}" if detail else self.value
+
+
+#: The verdicts that make an answer wrong (exit 1, "wrong" in the summary).
+WRONG = (Check.INVALID, Check.DISAGREE)
+
+
 def is_wrong(row: dict[str, Any]) -> bool:
-    check = str(row.get("check") or "")
-    return check.startswith(("invalid", "disagree"))
+    return Check.of(row) in WRONG
 
 
 def _typed(row: dict[str, str]) -> dict[str, Any]:
@@ -136,6 +160,8 @@ def _malformed(row: Any) -> str | None:
         v = row.get(col)
         if v is not None and not _number(v):
             return f"{col} is {v!r}"
+    if row.get("check") and Check.of(row) is None:
+        return f"check is {row['check']!r}"
     answer = row.get("answer")
     if answer is not None and not (isinstance(answer, int) and not isinstance(answer, bool)) and not (
         isinstance(answer, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in answer)
