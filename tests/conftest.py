@@ -129,6 +129,23 @@ def interrupt_when(args, ready: Callable[[int], bool], sig=signal.SIGINT, limit:
             proc.wait()
 
 
+def children_of_a_killed_run(args, ready: Callable[[int], bool], limit: float = 60.0) -> tuple[list[int], bool]:
+    """Run the nqueens script with `args`, wait until `ready(pid)`, SIGKILL it (no handler runs).
+    Returns (its child processes at the kill, whether they were all gone soon after)."""
+    proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + limit
+        while proc.poll() is None and not ready(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        kids = children(proc.pid)
+        proc.kill()
+        proc.wait(timeout=10)
+        return kids, gone(kids)
+    finally:
+        for pid in children(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
 def csplib_counts() -> dict[str, int]:
     """The instances' solution counts from the independent brute force that shipped them."""
     table = CSPLIB_DIR / "counts.tsv"

@@ -6,9 +6,7 @@ and both are compared with the brute force of conftest; external solvers are the
 programs, a correct one and one with a known bug."""
 
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -26,7 +24,7 @@ from tests.conftest import (
     A000170,
     MODELS,
     brute_force_problem,
-    children,
+    children_of_a_killed_run,
     gone,
     interrupt_when,
     problem_strategy,
@@ -289,19 +287,9 @@ def test_the_program_dies_with_verify_killed_outright(tmp_path):
     parent-death signal, as the harness's workers do."""
     marker = tmp_path / "started"
     prog = f"{sys.executable} -c 'import pathlib, time; pathlib.Path(\"{marker}\").touch(); time.sleep(120)'"
-    proc = subprocess.Popen([script(), "verify", "6", "--against", prog], stdout=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while not marker.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        program = children(proc.pid)
-        assert marker.exists() and len(program) == 1, "the program was not seen running"
-        proc.kill()
-        proc.wait(timeout=10)
-        assert gone(program), "the program outlived verify killed with SIGKILL"
-    finally:
-        for pid in children(proc.pid):
-            os.kill(pid, signal.SIGKILL)
+    program, ended = children_of_a_killed_run(["verify", 6, "--against", prog], lambda _: marker.exists(), 30)
+    assert marker.exists() and len(program) == 1, "the program was not seen running"
+    assert ended, "the program outlived verify killed with SIGKILL"
 
 
 @settings(max_examples=40, deadline=None)

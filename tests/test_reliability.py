@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import Problem
-from tests.conftest import busy, children, gone, interrupt_when, script, with_workers
+from tests.conftest import busy, children_of_a_killed_run, gone, interrupt_when, script, with_workers
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -122,19 +122,8 @@ def test_sigterm_stops_the_pool_and_leaves_no_worker():
 
 @pytest.mark.slow
 def test_workers_die_with_a_parent_killed_outright():
-    proc = subprocess.Popen([script(), "count", "19", "--workers", "2"], stdout=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while not with_workers(2)(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        workers = children(proc.pid)
-        assert len(workers) == 2
-        proc.kill()
-        proc.wait(timeout=10)
-        assert gone(workers), "workers outlived a parent killed with SIGKILL"
-    finally:
-        for pid in children(proc.pid):
-            os.kill(pid, signal.SIGKILL)
+    workers, ended = children_of_a_killed_run(["count", 19, "--workers", 2], with_workers(2))
+    assert len(workers) == 2 and ended, "workers outlived a parent killed with SIGKILL"
 
 
 def _catches(pid: int, signum: int) -> bool:
