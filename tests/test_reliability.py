@@ -479,3 +479,19 @@ def test_a_sat_solver_python_sat_cannot_interrupt_stops_at_once(sig, code):
 
 def signal_name(sig: int) -> str:
     return "terminated" if sig == signal.SIGTERM else "interrupted"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_checking_a_claim_on_the_largest_board_fits_in_memory():
+    """`check 10000000` of a "no solution" claim was killed by the kernel at 24 GB (then 2.7 GB:
+    the validator's dicts, and the 10^7 columns printed)."""
+    import resource
+
+    def two_gigabytes() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    r = subprocess.run(
+        [script(), "check", "10000000", "-"], input=b"s UNSATISFIABLE\n", capture_output=True, preexec_fn=two_gigabytes
+    )
+    assert r.returncode == 1 and b"claims no solution, but one exists" in r.stdout, r.stderr[-300:]

@@ -217,11 +217,14 @@ class Problem:
         for r, c in self.fixed:
             if solution[r] != c:
                 return f"misses fixed piece ({r}, {c})"
-        cols: dict[int, int] = {}
+        # Lines are marked in bytearrays (a byte a line: n = 10^7 took 2.7 GB in dicts); the
+        # pair that shares one is looked for only once one is found.
+        used = bytearray(n)
         for r, c in enumerate(solution):
-            if c in cols:
-                return f"pieces ({cols[c]}, {c}) and ({r}, {c}) share a column"
-            cols[c] = r
+            if used[c]:
+                r0 = next(k for k in range(r) if solution[k] == c)
+                return f"pieces ({r0}, {c}) and ({r}, {c}) share a column"
+            used[c] = 1
         rule, torus = self.rule, self.torus
 
         def attack(r: int, r2: int) -> str:
@@ -234,12 +237,21 @@ class Problem:
             if torus and a != 1:
                 pairwise = True  # a wrapped line that skips rows: checked pair by pair below
                 continue
+            if a == 1:  # every row meets each line once: key c - b*r, shifted to 0.. (mod n on a torus)
+                low = 0 if torus else -abs(b) * (n - 1)
+                marks = bytearray(n if torus else n + 2 * abs(b) * (n - 1))
+                keys = (((c - b * r) % n if torus else c - b * r - low) for r, c in enumerate(solution))
+                for r, key in enumerate(keys):
+                    if marks[key]:
+                        return attack(_first_on(solution, r, b, n, torus, low), r)
+                    marks[key] = 1
+                continue
             seen: dict[object, int] = {}
             for r, c in enumerate(solution):
-                key: object = (c - b * r) % n if torus else (a * c - b * r, r % a)
-                if key in seen:
-                    return attack(seen[key], r)
-                seen[key] = r
+                line = (a * c - b * r, r % a)
+                if line in seen:
+                    return attack(seen[line], r)
+                seen[line] = r
         # Leaps: each piece's targets, O(n) per leap.
         for a, b in sorted({image for move in rule.leapers for image in images(move) if image[0] > 0}):
             for r, c in enumerate(solution):
@@ -261,6 +273,15 @@ class Problem:
     def with_fixed(self, squares: Iterable[Square]) -> Problem:
         """This problem with more pre-placed pieces (raises InvalidProblem on a conflict)."""
         return replace(self, fixed=(*self.fixed, *squares))
+
+
+def _first_on(solution: Sequence[int], r: int, b: int, n: int, torus: bool, low: int) -> int:
+    """The row before `r` whose piece shares row r's line of slope (1, b) (found on a clash only)."""
+
+    def key(k: int) -> int:
+        return (solution[k] - b * k) % n if torus else solution[k] - b * k - low
+
+    return next(k for k in range(r) if key(k) == key(r))
 
 
 def as_problem(problem: Problem | int) -> Problem:
