@@ -2,6 +2,7 @@
 against a brute force that reads the moves by their definition (steps on the board), not through
 `Piece.offsets`."""
 
+import json
 import re
 from itertools import permutations
 
@@ -179,3 +180,16 @@ def test_the_piece_models_count_what_their_comments_say(name):
     assert nq.count(p) == said
     if p.n <= 6:
         assert len(brute_force(p)) == said
+
+
+def test_the_commands_take_any_piece(tmp_path):
+    r = run("compare", "--n", 6, "--piece", "RN", "--backends", "bitmask,cpsat", "--json")
+    rows = [json.loads(line) for line in r.stdout.splitlines()[:-1]]
+    assert r.exit_code == 0 and {x["answer"] for x in rows} == {A137774[5]} and {x["check"] for x in rows} == {"ok"}
+    answers = tmp_path / "rn.jsonl"
+    answers.write_text(run("solve", 6, "--piece", "RN", "-f", "jsonl").stdout)
+    assert f"{A137774[5]} solutions read: {A137774[5]} valid" in run("check", 6, answers, "--piece", "RN").stdout
+    r = run("check", 6, answers)  # the same placements are no queen solutions
+    assert r.exit_code == 1 and "share a diagonal" in r.stdout
+    assert "piece = RNN" in run("export", 6, "--piece", "RNN", "--to", "dimacs").stdout
+    assert run("verify", 6, "--piece", "R[1,4]").stdout.strip().endswith("agree")
