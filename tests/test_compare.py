@@ -11,7 +11,7 @@ import pytest
 from nqueens_cp import NQueensError
 from nqueens_cp.bench.compare import check_group
 from nqueens_cp.bench.generate import blocked_instance, instance_seed
-from nqueens_cp.bench.results import read_rows, summarize
+from nqueens_cp.bench.results import Row, read_rows, summarize
 from nqueens_cp.bench.sandbox import GRACE_SECONDS, Sandbox
 from nqueens_cp.io.formats import read_model
 from tests.conftest import A000170, MODELS, brute_force_problem, children, gone, interrupt_when, run
@@ -68,35 +68,35 @@ def test_an_exception_in_the_caller_kills_every_worker():
 # -- the checks -------------------------------------------------------------------------------
 
 
-def _r(backend, task, status, answer, check=None, digest=None):
-    return {"backend": backend, "task": task, "status": status, "answer": answer, "check": check, "digest": digest}
+def _r(backend, task, status, answer, check=None, digest=None, seconds=None):
+    return Row("i", 8, "queen", False, backend, task, status, None, check, answer, digest, seconds)
 
 
 def test_a_no_solution_contradicted_by_a_valid_solution_is_wrong():
     rows = [_r("a", "first", "solved", [1, 3, 0, 2]), _r("b", "first", "no solution", None)]
     check_group(rows, rows)
-    assert rows[0]["check"] == "ok" and rows[1]["check"].startswith("disagree: a found")
+    assert rows[0].check == "ok" and rows[1].check.startswith("disagree: a found")
     # an invalid solution is no evidence against "no solution"
     bad = _r("a", "first", "solved", [0, 1, 2, 3], check="invalid: shares a diagonal")
     rows = [bad, _r("b", "first", "no solution", None)]
     check_group(rows, rows)
-    assert rows[0]["check"].startswith("invalid") and rows[1]["check"] == "unchecked"
+    assert rows[0].check.startswith("invalid") and rows[1].check == "unchecked"
 
 
 def test_counts_and_solution_sets_are_compared():
     rows = [_r("a", "count", "solved", 92), _r("b", "count", "solved", 92), _r("c", "count", "unknown", None)]
     check_group(rows, rows)
-    assert [r["check"] for r in rows] == ["ok", "ok", None]
+    assert [r.check for r in rows] == ["ok", "ok", None]
     rows = [_r("a", "solve", "solved", 92, digest="1"), _r("b", "solve", "solved", 92, digest="2")]
     check_group(rows, rows)
-    assert all(r["check"].startswith("disagree") and "solutions" in r["check"] for r in rows)
+    assert all(r.check.startswith("disagree") and "solutions" in r.check for r in rows)
 
 
 def test_par2_counts_unsolved_and_wrong_runs_twice_the_limit():
     rows = [
-        {**_r("a", "count", "solved", 1, "ok"), "seconds": 1.0},
-        {**_r("a", "count", "unknown", None), "seconds": 10.0},
-        {**_r("a", "count", "solved", 2, "disagree: b"), "seconds": 3.0},
+        _r("a", "count", "solved", 1, "ok", seconds=1.0),
+        _r("a", "count", "unknown", None, seconds=10.0),
+        _r("a", "count", "solved", 2, "disagree: b", seconds=3.0),
     ]
     (s,) = summarize(rows, ["a"], 10.0)
     assert (s.solved, s.unknown, s.wrong, s.par2) == (1, 1, 1, 41.0)
@@ -112,9 +112,9 @@ def test_counts_over_a_range_agree_with_oeis(tmp_path):
     r = run("compare", "--n", "4..8", "--backends", "bitmask,cpsat,sat", "--task", "count", "-o", out, "--jobs", 2)
     assert r.exit_code == 0, r.output
     rows = read_rows(out)
-    assert len(rows) == 15 and all(x["check"] == "ok" for x in rows)
-    assert {(x["n"], x["answer"]) for x in rows} == {(n, A000170[n - 1]) for n in range(4, 9)}
-    assert all(x["seconds"] >= 0 and x["peak_mb"] > 0 for x in rows)
+    assert len(rows) == 15 and all(x.check == "ok" for x in rows)
+    assert {(x.n, x.answer) for x in rows} == {(n, A000170[n - 1]) for n in range(4, 9)}
+    assert all(x.seconds >= 0 and x.peak_mb > 0 for x in rows)
 
 
 @pytest.mark.slow
@@ -214,7 +214,7 @@ def test_ctrl_c_keeps_finished_runs_and_leaves_no_worker(tmp_path):
     assert code == 130 and took < 10 and err.decode().strip() == "nqueens: interrupted"
     assert gone(workers, within=0)
     rows = read_rows(out)
-    assert len(rows) >= 9 and all(x["answer"] == A000170[x["n"] - 1] for x in rows)
+    assert len(rows) >= 9 and all(x.answer == A000170[x.n - 1] for x in rows)
 
 
 # -- instance sets ----------------------------------------------------------------------------
@@ -321,7 +321,7 @@ def test_a_resumed_run_answers_under_the_limit_in_force(tmp_path):
 def test_a_verdict_is_read_back_by_its_kind():
     from nqueens_cp.bench.results import Check, is_wrong
 
-    assert Check.of({"check": "disagree: cpsat gave another count"}) is Check.DISAGREE
-    assert Check.of({"check": Check.INVALID.said("pieces (0, 0) and (1, 1) share a diagonal")}) is Check.INVALID
-    assert Check.of({"check": None}) is None and Check.of({"check": "banana"}) is None
-    assert is_wrong({"check": "invalid: x"}) and not is_wrong({"check": "ok"}) and not is_wrong({"check": "unchecked"})
+    assert Check.of("disagree: cpsat gave another count") is Check.DISAGREE
+    assert Check.of(Check.INVALID.said("pieces (0, 0) and (1, 1) share a diagonal")) is Check.INVALID
+    assert Check.of(None) is None and Check.of("banana") is None
+    assert is_wrong(_r("a", "count", "solved", 1, "invalid: x")) and not is_wrong(_r("a", "count", "solved", 1, "ok"))

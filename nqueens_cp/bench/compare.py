@@ -19,7 +19,7 @@ from typing import Any
 
 from ..backends import UnsupportedProblem, backend_class
 from ..model.problem import NQueensError, Problem
-from .results import DECIDED, Check, is_wrong
+from .results import DECIDED, Check, Row, is_wrong
 from .runs import Job, backend_for
 from .sandbox import Result, Sandbox
 
@@ -60,85 +60,77 @@ def board_label(p: Problem) -> str:
     return f"{p.piece}{'-torus' if p.torus else ''}-{p.n}"
 
 
-def _row(inst: Instance, backend: str, task: str, time_limit: float | None) -> dict[str, Any]:
+def _row(inst: Instance, backend: str, task: str, time_limit: float | None) -> Row:
     p = inst.problem
-    return {
-        "instance": inst.label,
-        "n": p.n,
-        "piece": p.piece,
-        "torus": p.torus,
-        "backend": backend,
-        "task": task,
-        "time_limit": time_limit,
-    }
+    return Row(inst.label, p.n, p.piece, p.torus, backend, task, time_limit=time_limit)
 
 
-def _fill(row: dict[str, Any], result: Result) -> dict[str, Any]:
+def _fill(row: Row, result: Result) -> Row:
     """The row of one finished (or killed) run."""
-    row["seconds"] = round(result.seconds, 6)
+    row.seconds = round(result.seconds, 6)
     # a run killed before its worker reported leaves them unmeasured: blank, not 0.0
     measured = result.status == "done" or result.cpu_seconds > 0
-    row["cpu_seconds"] = round(result.cpu_seconds, 6) if measured else None
-    row["peak_mb"] = round(result.peak_bytes / 2**20, 1) if result.peak_bytes else None
+    row.cpu_seconds = round(result.cpu_seconds, 6) if measured else None
+    row.peak_mb = round(result.peak_bytes / 2**20, 1) if result.peak_bytes else None
     if result.status != "done":
-        row["status"] = "unknown"
-        row["reason"] = result.status if result.value is None else f"{result.status}: {result.value}"
+        row.status = "unknown"
+        row.reason = result.status if result.value is None else f"{result.status}: {result.value}"
         return row
     v = result.value
-    row["nodes"] = v["stats"].get("nodes")
-    row["conflicts"] = v["stats"].get("conflicts")
-    if row["time_limit"] is not None and result.seconds > row["time_limit"]:
-        row["status"], row["reason"] = "unknown", "time limit"  # an answer after the limit does not count
+    row.nodes = v["stats"].get("nodes")
+    row.conflicts = v["stats"].get("conflicts")
+    if row.time_limit is not None and result.seconds > row.time_limit:
+        row.status, row.reason = "unknown", "time limit"  # an answer after the limit does not count
         return row
-    row["status"], row["reason"], row["answer"], row["digest"] = v["status"], v["reason"], v["answer"], v["digest"]
-    row["seconds"] = round(max(0.0, result.seconds - v["check_seconds"]), 6)
+    row.status, row.reason, row.answer, row.digest = v["status"], v["reason"], v["answer"], v["digest"]
+    row.seconds = round(max(0.0, result.seconds - v["check_seconds"]), 6)
     if v["invalid"]:
-        row["check"] = Check.INVALID.said(v["invalid"])
-    if row["status"] == "unknown":
-        row["answer"] = None
+        row.check = Check.INVALID.said(v["invalid"])
+    if row.status == "unknown":
+        row.answer = None
     return row
 
 
-def recheck(row: dict[str, Any], problem: Problem, time_limit: float | None) -> None:
+def recheck(row: Row, problem: Problem, time_limit: float | None) -> None:
     """A row read back from a resumed file, judged again as a new one would be: its answer goes
     through the validator and its time through the limit in force; its old verdict is dropped
     (the cross-check of its instance sets it anew)."""
-    row["check"] = None
-    if row["status"] not in DECIDED:
+    row.check = None
+    if row.status not in DECIDED:
         return
-    seconds = row.get("seconds")
+    seconds = row.seconds
     if time_limit is not None and (not isinstance(seconds, int | float) or seconds > time_limit):
-        row["status"], row["reason"], row["answer"] = "unknown", "time limit", None
+        row.status, row.reason, row.answer = "unknown", "time limit", None
         return
-    if row["task"] == "first" and row["status"] == "solved":
-        answer = row.get("answer")
+    if row.task == "first" and row.status == "solved":
+        answer = row.answer
         why = problem.explain(tuple(answer)) if isinstance(answer, list) else "the answer is not a list of columns"
         if why:
-            row["check"] = Check.INVALID.said(why)
+            row.check = Check.INVALID.said(why)
 
 
-def check_group(rows: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+def check_group(rows: list[Row], new: list[Row]) -> None:
     """Set `check` on the new decided rows of one instance, against all its decided rows."""
-    decided = [r for r in rows if r["status"] in DECIDED and Check.of(r) is not Check.INVALID]
+    decided = [r for r in rows if r.status in DECIDED and r.verdict is not Check.INVALID]
     for r in new:
-        if r["status"] not in DECIDED or r.get("check"):
+        if r.status not in DECIDED or r.check:
             continue
-        others = [o for o in decided if o is not r and o["backend"] != r["backend"]]
-        if r["task"] == "first":
-            if r["status"] == "solved":
-                r["check"] = Check.OK.said()  # the validator passed it: a solution needs no second opinion
+        others = [o for o in decided if o is not r and o.backend != r.backend]
+        if r.task == "first":
+            if r.status == "solved":
+                r.check = Check.OK.said()  # the validator passed it: a solution needs no second opinion
                 continue
-            found = [o["backend"] for o in others if o["status"] == "solved"]
+            found = [o.backend for o in others if o.status == "solved"]
             if found:
-                r["check"] = Check.DISAGREE.said(f"{', '.join(found)} found a valid solution")
+                r.check = Check.DISAGREE.said(f"{', '.join(found)} found a valid solution")
                 continue
         else:
-            differ = [o["backend"] for o in others if (o["answer"], o.get("digest")) != (r["answer"], r.get("digest"))]
+            differ = [o.backend for o in others if (o.answer, o.digest) != (r.answer, r.digest)]
             if differ:
-                what = "solutions" if r["task"] == "solve" else "count"
-                r["check"] = Check.DISAGREE.said(f"{', '.join(differ)} gave another {what}")
+                what = "solutions" if r.task == "solve" else "count"
+                r.check = Check.DISAGREE.said(f"{', '.join(differ)} gave another {what}")
                 continue
-        r["check"] = (Check.OK if others else Check.UNCHECKED).said()
+        r.check = (Check.OK if others else Check.UNCHECKED).said()
 
 
 def compare(
@@ -150,9 +142,9 @@ def compare(
     memory_limit_mb: int | None = None,
     jobs: int = 1,
     options: dict[str, Any] | None = None,
-    previous: list[dict[str, Any]] | None = None,
-    on_row: Callable[[dict[str, Any]], None] | None = None,
-) -> list[dict[str, Any]]:
+    previous: list[Row] | None = None,
+    on_row: Callable[[Row], None] | None = None,
+) -> list[Row]:
     """Run every backend on every instance; return (and hand to `on_row`) each new checked row.
     Runs that `previous` (a resumed file) holds are not run again; their rows of these instances
     are judged again, in place, as new ones are (`recheck`, then the cross-check of their
@@ -164,18 +156,18 @@ def compare(
         raise NQueensError(f"time limit must be a positive number of seconds, got {time_limit}")
     if memory_limit_mb is not None and memory_limit_mb <= 0:
         raise NQueensError(f"memory limit must be a positive number of MB, got {memory_limit_mb}")
-    done = {(r["instance"], r["backend"], r["task"]): r for r in previous or []}
+    done = {(r.instance, r.backend, r.task): r for r in previous or []}
     problems = {inst.label: inst.problem for inst in instances}
     for r in done.values():
-        if r["task"] == task and r["instance"] in problems:
-            recheck(r, problems[r["instance"]], time_limit)
-    groups: dict[str, list[dict[str, Any]]] = {}
+        if r.task == task and r.instance in problems:
+            recheck(r, problems[r.instance], time_limit)
+    groups: dict[str, list[Row]] = {}
     waiting: dict[str, int] = {}
-    out: list[dict[str, Any]] = []
+    out: list[Row] = []
 
     def finish(label: str) -> None:
         new = groups[label]
-        old = [r for r in done.values() if r["instance"] == label and r["task"] == task]
+        old = [r for r in done.values() if r.instance == label and r.task == task]
         check_group(old + new, old + new)
         for r in new:
             out.append(r)
@@ -212,5 +204,5 @@ def compare(
     return out
 
 
-def wrong(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def wrong(rows: Iterable[Row]) -> list[Row]:
     return [r for r in rows if is_wrong(r)]

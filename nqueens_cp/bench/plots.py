@@ -13,7 +13,7 @@ from typing import Any
 
 from ..model.problem import NQueensError
 from ..run.files import replacing
-from .results import DECIDED, is_wrong
+from .results import DECIDED, Row, is_wrong
 
 PLOT_SUFFIXES = (".png", ".svg")
 
@@ -30,11 +30,11 @@ def pyplot() -> Any:
     return plt
 
 
-def _solved(row: dict[str, Any]) -> bool:
-    return row["status"] in DECIDED and not is_wrong(row)
+def _solved(row: Row) -> bool:
+    return row.status in DECIDED and not is_wrong(row)
 
 
-def plot(rows: list[dict[str, Any]], backends: list[str], time_limit: float | None, path: Path) -> None:
+def plot(rows: list[Row], backends: list[str], time_limit: float | None, path: Path) -> None:
     plt = pyplot()
     pair = len(backends) == 2
     fig, axes = plt.subplots(1, 2 if pair else 1, figsize=(12 if pair else 7, 5), squeeze=False)
@@ -51,10 +51,10 @@ def plot(rows: list[dict[str, Any]], backends: list[str], time_limit: float | No
         plt.close(fig)
 
 
-def _cactus(ax: Any, rows: list[dict[str, Any]], backends: list[str], time_limit: float | None) -> None:
-    runs = {r["instance"] for r in rows if r["status"] != "unsupported"}
+def _cactus(ax: Any, rows: list[Row], backends: list[str], time_limit: float | None) -> None:
+    runs = {r.instance for r in rows if r.status != "unsupported"}
     for name in backends:
-        times = sorted(float(r["seconds"]) for r in rows if r["backend"] == name and _solved(r))
+        times = sorted(float(r.seconds) for r in rows if r.backend == name and _solved(r))
         ax.step(range(1, len(times) + 1), times, where="post", marker=".", label=f"{name} ({len(times)} solved)")
     if time_limit is not None:
         ax.axhline(time_limit, color="grey", linestyle="--", linewidth=1, label=f"limit {time_limit:g} s")
@@ -67,16 +67,16 @@ def _cactus(ax: Any, rows: list[dict[str, Any]], backends: list[str], time_limit
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize="small", frameon=False)
 
 
-def _scatter(ax: Any, rows: list[dict[str, Any]], backends: list[str], time_limit: float | None) -> None:
+def _scatter(ax: Any, rows: list[Row], backends: list[str], time_limit: float | None) -> None:
     a, b = backends
-    by = {(r["instance"], r["backend"]): r for r in rows}
+    by = {(r.instance, r.backend): r for r in rows}
     pairs = [(by[(i, a)], by[(i, b)]) for i, n in by if n == a and (i, b) in by]
-    finished = [float(r["seconds"]) for pr in pairs for r in pr if _solved(r)]
+    finished = [float(r.seconds) for pr in pairs for r in pr if _solved(r)]
     border = time_limit if time_limit is not None else max(finished, default=1.0) * 2
     low = max(min(finished, default=border / 100) / 2, 1e-4)
 
-    def at(r: dict[str, Any]) -> float:
-        return max(float(r["seconds"]), low) if _solved(r) else border
+    def at(r: Row) -> float:
+        return max(float(r.seconds), low) if _solved(r) else border
 
     both = [(at(x), at(y)) for x, y in pairs if _solved(x) and _solved(y)]
     one = [(at(x), at(y)) for x, y in pairs if not (_solved(x) and _solved(y))]

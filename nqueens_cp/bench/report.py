@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from .results import Summary, is_wrong, summarize
+from .results import Row, Summary, is_wrong, summarize
 
 #: The live view shows this many of the latest runs; the final table lists every run up to
 #: RUNS_SHOWN of them (beyond that, the results file is where they are).
@@ -16,31 +16,31 @@ LIVE_ROWS = 12
 RUNS_SHOWN = 60
 
 
-def _answer(row: dict[str, Any]) -> str:
-    if row["status"] == "unknown":
-        return f"unknown ({row.get('reason')})"
-    if row["status"] == "unsupported":
+def _answer(row: Row) -> str:
+    if row.status == "unknown":
+        return f"unknown ({row.reason})"
+    if row.status == "unsupported":
         return "unsupported"
-    if row["task"] == "first":
-        return "no solution" if row["answer"] is None else json.dumps(row["answer"])[:40]
-    return f"{row['answer']:,}"
+    if row.task == "first":
+        return "no solution" if row.answer is None else json.dumps(row.answer)[:40]
+    return f"{row.answer:,}"
 
 
-def _check(row: dict[str, Any]) -> str:
-    check = row.get("check") or ""
+def _check(row: Row) -> str:
+    check = row.check or ""
     return f"[bold red]{check}[/]" if is_wrong(row) else check
 
 
-def runs_table(rows: list[dict[str, Any]], title: str = "runs") -> Any:
+def runs_table(rows: list[Row], title: str = "runs") -> Any:
     from rich.table import Table
 
     t = Table(title=title)
     for col in ("instance", "backend", "answer", "seconds", "peak MB", "check"):
         t.add_column(col, justify="right" if col in ("seconds", "peak MB") else "left", overflow="fold")
     for r in rows:
-        seconds = f"{r['seconds']:.4f}" if r.get("seconds") is not None else "-"
-        peak = f"{r['peak_mb']:.0f}" if r.get("peak_mb") else "-"
-        t.add_row(str(r["instance"]), r["backend"], _answer(r), seconds, peak, _check(r))
+        seconds = f"{r.seconds:.4f}" if r.seconds is not None else "-"
+        peak = f"{r.peak_mb:.0f}" if r.peak_mb else "-"
+        t.add_row(str(r.instance), r.backend, _answer(r), seconds, peak, _check(r))
     return t
 
 
@@ -64,7 +64,7 @@ class Live:
 
     def __init__(self, backends: list[str], time_limit: float | None, total: int, enabled: bool) -> None:
         self.backends, self.time_limit, self.total, self.enabled = backends, time_limit, total, enabled
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[Row] = []
         self._live: Any = None
 
     def _view(self) -> Any:
@@ -88,7 +88,7 @@ class Live:
             finally:
                 self._live = None
 
-    def add(self, row: dict[str, Any]) -> None:
+    def add(self, row: Row) -> None:
         self.rows.append(row)
         if self._live is not None:
             self._live.update(self._view())

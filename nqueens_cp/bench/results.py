@@ -42,8 +42,48 @@ SUFFIXES = (".csv", ".jsonl")
 DECIDED = ("solved", "no solution")
 
 
-def key(row: dict[str, Any]) -> tuple[str, str, str]:
-    return (str(row["instance"]), str(row["backend"]), str(row["task"]))
+@dataclass
+class Row:
+    """One run of a comparison: what ran, what it answered, how it was judged, what it cost. A
+    results file holds it as a CSV row or a JSON line with the COLUMNS (`as_dict`, `of`)."""
+
+    instance: str
+    n: int | None
+    piece: str | None
+    torus: bool | None
+    backend: str
+    task: str
+    status: str | None = None
+    reason: str | None = None
+    #: The verdict as text, its kind first (`Check`): "ok", "disagree: cpsat gave another count".
+    check: str | None = None
+    answer: Any = None
+    digest: str | None = None
+    seconds: float | None = None
+    cpu_seconds: float | None = None
+    peak_mb: float | None = None
+    nodes: int | None = None
+    conflicts: int | None = None
+    time_limit: float | None = None
+
+    @property
+    def verdict(self) -> Check | None:
+        return Check.of(self.check)
+
+    @property
+    def wrong(self) -> bool:
+        return self.verdict in WRONG
+
+    def as_dict(self) -> dict[str, Any]:
+        return {col: getattr(self, col) for col in COLUMNS}
+
+    @staticmethod
+    def of(values: dict[str, Any]) -> Row:
+        return Row(**{col: values.get(col) for col in COLUMNS})
+
+
+def key(row: Row) -> tuple[str, str, str]:
+    return (str(row.instance), str(row.backend), str(row.task))
 
 
 class Check(StrEnum):
@@ -56,8 +96,7 @@ class Check(StrEnum):
     DISAGREE = "disagree"
 
     @staticmethod
-    def of(row: dict[str, Any]) -> Check | None:
-        text = row.get("check")
+    def of(text: str | None) -> Check | None:
         kind = str(text).partition(":")[0] if text else None
         return Check(kind) if kind in Check._value2member_map_ else None
 
@@ -70,8 +109,8 @@ class Check(StrEnum):
 WRONG = (Check.INVALID, Check.DISAGREE)
 
 
-def is_wrong(row: dict[str, Any]) -> bool:
-    return Check.of(row) in WRONG
+def is_wrong(row: Row) -> bool:
+    return row.wrong
 
 
 def _typed(row: dict[str, str]) -> dict[str, Any]:
@@ -96,7 +135,7 @@ def _typed(row: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def read_rows(path: Path) -> list[dict[str, Any]]:
+def read_rows(path: Path) -> list[Row]:
     """The rows of a results file written by `ResultsFile` (for --resume). A last line cut off
     by an interruption is dropped; anything else unreadable is refused."""
     try:
@@ -124,7 +163,7 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         why = _malformed(row)
         if why:
             raise NQueensError(f"{path}: row {number} is not one nqueens compare writes: {why}")
-    return rows
+    return [Row.of(row) for row in rows]
 
 
 def _number(v: Any) -> bool:
@@ -160,7 +199,7 @@ def _malformed(row: Any) -> str | None:
         v = row.get(col)
         if v is not None and not _number(v):
             return f"{col} is {v!r}"
-    if row.get("check") and Check.of(row) is None:
+    if row.get("check") and Check.of(row["check"]) is None:
         return f"check is {row['check']!r}"
     answer = row.get("answer")
     if answer is not None and not (isinstance(answer, int) and not isinstance(answer, bool)) and not (
@@ -201,11 +240,12 @@ class ResultsFile:
             self._file.truncate(text.rfind("\n") + 1)
         self._file.seek(0, io.SEEK_END)
 
-    def write(self, row: dict[str, Any]) -> None:
+    def write(self, row: Row) -> None:
+        values = row.as_dict()
         if self._writer is not None:
-            self._writer.writerow({k: _cell(row.get(k)) for k in COLUMNS})
+            self._writer.writerow({k: _cell(v) for k, v in values.items()})
         else:
-            self._file.write(json.dumps({k: row.get(k) for k in COLUMNS}) + "\n")
+            self._file.write(json.dumps(values) + "\n")
         self._file.flush()
 
     def close(self) -> None:
@@ -235,15 +275,15 @@ class Summary:
         return dict(self.__dict__)
 
 
-def summarize(rows: Iterable[dict[str, Any]], backends: list[str], time_limit: float | None) -> list[Summary]:
+def summarize(rows: Iterable[Row], backends: list[str], time_limit: float | None) -> list[Summary]:
     out = []
     rows = list(rows)
     for name in backends:
-        mine = [r for r in rows if r["backend"] == name]
-        supported = [r for r in mine if r["status"] != "unsupported"]
-        good = [r for r in supported if r["status"] in DECIDED and not is_wrong(r)]
+        mine = [r for r in rows if r.backend == name]
+        supported = [r for r in mine if r.status != "unsupported"]
+        good = [r for r in supported if r.status in DECIDED and not is_wrong(r)]
         wrong = [r for r in supported if is_wrong(r)]
-        times = [float(r["seconds"]) for r in good]
+        times = [float(r.seconds) for r in good]
         unsolved = len(supported) - len(good)
         par2 = sum(times) + 2 * time_limit * unsolved if time_limit is not None else None
         out.append(

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -61,7 +61,7 @@ def compare(
     from ..bench import compare as c
     from ..bench.plots import PLOT_SUFFIXES, pyplot
     from ..bench.report import RUNS_SHOWN, Live, runs_table, summary_table
-    from ..bench.results import ResultsFile, summarize
+    from ..bench.results import ResultsFile, Row, summarize
     from ..run.parallel import max_workers
 
     names = backend_names(backends)
@@ -93,7 +93,7 @@ def compare(
         raise UserError("an instance is given twice")
     results = ResultsFile(target, resume) if target is not None else None
     previous = results.previous if results is not None else []
-    limits = sorted({str(r.get("time_limit")) for r in previous})
+    limits = sorted({str(r.time_limit) for r in previous})
     if previous and limits != [str(time_limit)]:
         assert results is not None
         results.close()
@@ -102,11 +102,11 @@ def compare(
         raise UserError(f"{target} was run with --time-limit {made}, not {given}: resume it with the same limit")
     live = Live(names, time_limit, len(instances) * len(names), enabled=sys.stderr.isatty() and not as_json)
 
-    def record(row: dict[str, Any]) -> None:
+    def record(row: Row) -> None:
         if results is not None:
             results.write(row)
         if as_json:
-            echo(json.dumps(row))
+            echo(json.dumps(row.as_dict()))
         live.add(row)
 
     options = {"sat_solver": sat_solver} if sat_solver else {}
@@ -132,7 +132,7 @@ def compare(
     finally:
         if results is not None:
             results.close()
-    everything = [r for r in previous if r["task"] == task] + rows
+    everything = [r for r in previous if r.task == task] + rows
     summaries = summarize(everything, names, time_limit)
     if as_json:
         echo(json.dumps({"summary": [s.as_dict() for s in summaries]}))
@@ -149,7 +149,7 @@ def compare(
         draw_plot(everything, names, time_limit, plot)
     bad = c.wrong(everything)
     if bad:
-        first = f"{bad[0]['instance']} {bad[0]['backend']}: {bad[0]['check']}"
+        first = f"{bad[0].instance} {bad[0].backend}: {bad[0].check}"
         sys.stderr.write(f"nqueens: {len(bad)} wrong answer(s), the first: {first}\n")
         raise typer.Exit(EXIT_DISAGREE)
 
