@@ -9,27 +9,18 @@ calling it again with each model forbidden (a fresh process per solution: for mo
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import os
 import shlex
 import shutil
-import signal
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..io.dimacs import write_cnf
 from ..model.problem import Problem, Solution
-from ..run.parallel import die_with_parent
+from ..run.programs import run_group
 from .base import BackendError, Deadline
 
 PREFIX = "cmd:"
-
-#: How often a running binary's clock is read (and Ctrl-C let through).
-POLL_SECONDS = 0.05
-
 
 def command(spec: str) -> list[str]:
     """The program's words from `cmd:PROGRAM ARGS {cnf}`, checked: it must exist."""
@@ -82,25 +73,7 @@ def _run(words: list[str], cnf: Path, deadline: Deadline, found: int) -> list[in
     args = [w.replace("{cnf}", str(cnf)) for w in words]
     out = cnf.with_suffix(".out")
     with out.open("wb") as sink:
-        proc = subprocess.Popen(
-            args,
-            stdout=sink,
-            stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-            preexec_fn=functools.partial(die_with_parent, os.getpid()),
-        )
-    try:
-        while True:
-            try:
-                code = proc.wait(timeout=POLL_SECONDS)
-                break
-            except subprocess.TimeoutExpired:
-                deadline.check(found)  # the limit, and a stop request, end the group below
-    finally:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)  # its children too, whatever happened
-        proc.wait()
+        code = run_group(args, sink, poll=lambda: deadline.check(found))  # the limit and a stop end it
     return _answer(words[0], out.read_text(errors="replace"), code)
 
 

@@ -12,10 +12,7 @@ here), invalid ones (with the attacking pair or the blocked square) and repeats.
 from __future__ import annotations
 
 import contextlib
-import functools
-import os
 import shlex
-import signal
 import subprocess
 import tempfile
 import time
@@ -26,7 +23,7 @@ from pathlib import Path
 from ..backends import Backend, Unknown
 from ..io.render import draw
 from ..model.problem import NQueensError, Problem, Solution
-from ..run.parallel import die_with_parent
+from ..run.programs import run_group
 from .answers import Judgement, judge, read_answers
 
 #: How many examples of each kind of difference a report names.
@@ -68,24 +65,11 @@ def program_output(args: list[str], time_limit: float) -> Iterator[Path]:
         out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
         with out_path.open("wb") as out, err_path.open("wb") as err:
             try:
-                proc = subprocess.Popen(
-                    args,
-                    stdout=out,
-                    stderr=err,
-                    stdin=subprocess.DEVNULL,
-                    start_new_session=True,
-                    preexec_fn=functools.partial(die_with_parent, os.getpid()),  # even if we are killed -9
-                )
-            except OSError as exc:
-                raise ProgramError(f"cannot run {args[0]!r}: {exc.strerror or exc}") from None
-            try:
-                code = proc.wait(timeout=time_limit)
+                code = run_group(args, out, err, timeout=time_limit)
             except subprocess.TimeoutExpired:
                 raise ProgramTimeout(f"{shlex.join(args)} did not finish within {time_limit:g} s") from None
-            finally:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)  # its children too, whatever happened
-                proc.wait()
+            except OSError as exc:
+                raise ProgramError(f"cannot run {args[0]!r}: {exc.strerror or exc}") from None
         if code != 0:
             tail = err_path.read_bytes()[-STDERR_TAIL:].decode(errors="replace").strip().splitlines()
             how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
