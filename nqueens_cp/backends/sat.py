@@ -62,6 +62,33 @@ def _solvers() -> tuple[str, ...]:
     return tuple(runnable)
 
 
+@functools.cache
+def _interruptible(name: str) -> bool:
+    """Whether python-sat can stop this solver mid-call (its CaDiCaL builds cannot). A property
+    of the solver, probed once: every plan and every search asks."""
+    from pysat.solvers import Solver
+
+    with Solver(name=name) as probe:
+        try:
+            probe.clear_interrupt()
+        except NotImplementedError:
+            return False
+    return True
+
+
+@functools.cache
+def _enumerates(name: str) -> bool:
+    """Whether the solver takes clauses after a call (Kissat does not: it decides only)."""
+    from pysat.solvers import Solver
+
+    with Solver(name=name, bootstrap_with=[[1, 2]]) as probe:
+        try:
+            next(iter(probe.enum_models()), None)
+        except NotImplementedError:
+            return False
+    return True
+
+
 def lines(problem: Problem) -> list[list[tuple[int, int]]]:
     """The lines that hold at most one piece besides rows and columns, as lists of squares: one
     family per slide direction (a, b) of the piece, a line being the squares that share
@@ -237,40 +264,20 @@ class SatBackend(Backend):
                 f"unknown SAT solver {self.solver_name!r} (known: {', '.join(known)}; or cmd:PROGRAM for a binary)"
             )
 
-    def _interruptible(self) -> bool:
-        """Whether python-sat can stop this solver mid-call (its CaDiCaL builds cannot)."""
-        from pysat.solvers import Solver
-
-        with Solver(name=self.solver_name) as probe:
-            try:
-                probe.clear_interrupt()
-            except NotImplementedError:
-                return False
-        return True
-
-    def _enumerates(self) -> bool:
-        """Whether the solver takes clauses after a call (Kissat does not: it decides only)."""
-        from pysat.solvers import Solver
-
-        with Solver(name=self.solver_name, bootstrap_with=[[1, 2]]) as probe:
-            try:
-                next(iter(probe.enum_models()), None)
-            except NotImplementedError:
-                return False
-        return True
-
     def _plan(self, problem: Problem, task: Task) -> Plan:
         if self.binary is not None:
             why = "the binary on the DIMACS file, in its own process group, killed at the limit"
             if task != Task.FIRST:
                 why += "; models enumerated by calling it again with each one forbidden"
             return Plan(task, f"sat-cmd:{os.path.basename(self.binary[0])}", why)
-        if task != Task.FIRST and not self._enumerates():
+        if task != Task.FIRST and not _enumerates(self.solver_name):
             raise UnsupportedProblem(
                 f"sat: {self.solver_name} is not incremental: it decides (first) but cannot enumerate "
                 "solutions by blocking clauses; use cadical195 or glucose4 for count and solve"
             )
-        where = "" if self._interruptible() else ", in a child process (python-sat cannot interrupt this solver)"
+        where = ", in a child process (python-sat cannot interrupt this solver)"
+        if _interruptible(self.solver_name):
+            where = ""
         if task == Task.FIRST:
             why = f"one SAT call on the CNF (sequential-counter at-most-one){where}"
             return Plan(task, f"sat-{self.solver_name}", why)
@@ -280,12 +287,12 @@ class SatBackend(Backend):
         """The solutions, each forbidden once found; raises Unknown when stopped. A solver that
         python-sat can interrupt runs here, watched; any other runs in a child process that is
         killed at the deadline, on Ctrl-C and on SIGTERM (it would see neither before its call
-        ends: 18-60 s at SIGTERM were measured)."""
+        ends, which can take a minute)."""
         cnf, var = encode(problem)
         stats.update(variables=cnf.nv, clauses=len(cnf.clauses))
         if self.binary is not None:
             return satbinary.models(self.binary, problem, cnf.clauses, cnf.nv, var, limit, self.deadline())
-        if not self._interruptible():
+        if not _interruptible(self.solver_name):
             return self._models_in_child(problem, cnf, var, limit)
         return self._models_watched(problem, cnf, var, limit)
 
