@@ -97,15 +97,23 @@ class Verdict:
         for prefix, counts in self.prefix_disagreements[:SHOWN]:
             shown = ", ".join(f"{b}={c}" for b, c in counts.items())
             lines.append(f"prefix {[list(sq) for sq in prefix]}: {shown}")
-        if not self.compared:
-            lines.append("nothing compared")
-        elif self.disagree:
-            lines.append("DISAGREE")
-        elif self.unknown:
-            lines.append("unknown: no difference found before a limit was reached")
-        else:
-            lines.append("agree")
+        said = {
+            "nothing compared": "nothing compared",
+            "disagree": "DISAGREE",
+            "unknown": "unknown: no difference found before a limit was reached",
+            "agree": "agree",
+        }
+        lines.append(said[self.status])
         return lines
+
+    @property
+    def status(self) -> str:
+        """agree, disagree, unknown (a run stopped, no difference found) or nothing compared."""
+        if not self.compared:
+            return "nothing compared"
+        if self.disagree:
+            return "disagree"
+        return "unknown" if self.unknown else "agree"
 
 
 def _backends(

@@ -145,7 +145,6 @@ def _verify_backends(
         say.lines([f"{verdict.prefixes} prefixes of depth {depth}"])
     say.plans(p, [r.backend for r in verdict.runs])
     say.lines(verdict.describe())
-    status = verdict.describe()[-1].split(":")[0].lower()  # agree, disagree, unknown, nothing compared
     runs = [
         {
             "backend": r.backend,
@@ -159,7 +158,7 @@ def _verify_backends(
         }
         for r in verdict.runs
     ]
-    say.record(p, status, runs=runs, prefixes=verdict.prefixes if verdict.partitioned else None)
+    say.record(p, verdict.status, runs=runs, prefixes=verdict.prefixes if verdict.partitioned else None)
     if verdict.compared and verdict.disagree:
         return EXIT_DISAGREE, None
     if verdict.agree:
