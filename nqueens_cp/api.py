@@ -19,6 +19,7 @@ from .backends import (
     Outcome,
     Plan,
     Status,
+    Task,
     TimeLimitReached,
     Unknown,
     UnsupportedProblem,
@@ -138,7 +139,7 @@ def count_partitioned(
         runner = dask_runner(dask, workers, wait) if dask else pool_runner(workers or default_workers())
         total = run_partition(part, runner, ckpt, progress)
     where = "checked from the checkpoint" if check else f"on Dask ({dask})" if dask else "on the process pool"
-    return total, Plan("count", plan.algorithm, f"{part.size} numbered sub-problems {where}", workers or 1)
+    return total, Plan(Task.COUNT, plan.algorithm, f"{part.size} numbered sub-problems {where}", workers or 1)
 
 
 def solve_n_queens(n: int) -> list[list[str]]:

@@ -97,8 +97,10 @@ class Check(StrEnum):
 
     @staticmethod
     def of(text: str | None) -> Check | None:
-        kind = str(text).partition(":")[0] if text else None
-        return Check(kind) if kind in Check._value2member_map_ else None
+        try:
+            return Check(str(text).partition(":")[0]) if text else None
+        except ValueError:  # no verdict this module writes
+            return None
 
     def said(self, detail: str = "") -> str:
         """The text a row holds: the kind, and what it concerns."""

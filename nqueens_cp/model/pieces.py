@@ -240,10 +240,11 @@ def _reaching(dr: int, dc: int, steps: set[Move] | frozenset[Move], n: int, toru
 @cache
 def _offsets(piece: Piece, dr: int, n: int, torus: bool, slides_too: bool) -> frozenset[int]:
     hits: set[int] = set()
-    slides = [(image, True) for move in piece.riders for image in images(move)] if slides_too else []
-    slides += [((a, b), True) for p, q in piece.lines for a, b in ((p, q), (-p, -q))] if slides_too else []
-    slides += [(image, False) for move in piece.leapers for image in images(move)]
-    for (a, b), ride in slides:
+    moves = [(image, False) for move in piece.leapers for image in images(move)]  # (step, rides)
+    if slides_too:
+        moves += [(image, True) for move in piece.riders for image in images(move)]
+        moves += [((a, b), True) for p, q in piece.lines for a, b in ((p, q), (-p, -q))]
+    for (a, b), ride in moves:
         if a == 0:
             continue
         if torus:
@@ -310,6 +311,3 @@ def piece_of(value: object) -> Piece:
     if isinstance(value, Piece):
         return Piece.of(value.leapers, value.riders, value.lines, value.label)
     return parse(value)  # type: ignore[arg-type]
-
-
-

@@ -32,13 +32,13 @@ from ..base import (
 )
 from . import planner, pysearch
 from .construct import construct
-
-if TYPE_CHECKING:
-    from ...run.partition import Partition
 from .planner import Algorithm
 from .rows import SLICE_NODES, enumerate_arrays
 from .split import SPLIT_DEPTH, count_item, fingerprint, load_kernels, masks_array
 from .split import split as split_rows
+
+if TYPE_CHECKING:
+    from ...run.partition import Partition
 
 
 class BitmaskBackend(Backend):
