@@ -154,7 +154,7 @@ _ARRAY = re.compile(r"\[([-\d,\s]*)\]")
 def _json(lines: Iterator[tuple[int, str]], problem: Problem, one_based: bool) -> Iterator[Answer]:
     """JSON answers, held in memory no more than one line at a time where the text allows: JSON
     Lines, or one line holding an array of column arrays (`nqueens solve -f json`); a document
-    over several lines is parsed whole, up to MAX_JSON_DOCUMENT (a 100 MB file took 3.4 GB)."""
+    over several lines is parsed whole, up to MAX_JSON_DOCUMENT (docs/benchmarks.md)."""
     lines = iter(lines)
     number, first = next(lines)
     if first.lstrip().startswith("[[") and _FLAT_ARRAYS.fullmatch(first):

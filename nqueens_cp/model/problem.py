@@ -201,7 +201,8 @@ class Problem:
     def explain(self, solution: Sequence[int]) -> str | None:
         """Why `solution` is not a valid placement for this problem, or None if it is.
 
-        Written from the rules alone (O(n) with sets), independent of every backend."""
+        Written from the rules alone (O(n) a move, lines marked in bytearrays), independent of
+        every backend."""
         n = self.n
         if isinstance(solution, str | bytes) or not isinstance(solution, Sequence | np_ndarray):
             raise InvalidProblem(f"a placement is a sequence of columns, one per row, got {solution!r}")
@@ -217,8 +218,9 @@ class Problem:
         for r, c in self.fixed:
             if solution[r] != c:
                 return f"misses fixed piece ({r}, {c})"
-        # Lines are marked in bytearrays (a byte a line: n = 10^7 took 2.7 GB in dicts); the
-        # pair that shares one is looked for only once one is found.
+        # Lines are marked in bytearrays, a byte a line (dicts of rows cost gigabytes at the
+        # largest n; docs/benchmarks.md); the pair that shares one is looked for only once one
+        # is found.
         used = bytearray(n)
         for r, c in enumerate(solution):
             if used[c]:

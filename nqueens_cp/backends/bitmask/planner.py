@@ -68,8 +68,8 @@ ALGORITHMS = {
 
 def jit_enabled() -> bool:
     """Whether numba compiles the kernels. With NUMBA_DISABLE_JIT they would run as Python on
-    numpy's fixed-width scalars, whose overflow the bit tricks do not expect (count 12 gave
-    14044): the searches on Python integers serve instead. Read from the environment as numba
+    numpy's fixed-width scalars, whose overflow the bit tricks do not expect (wrong counts):
+    the searches on Python integers serve instead. Read from the environment as numba
     reads it, so that planning never imports numba; `rowkernels` refuses to load without the
     JIT, for settings made elsewhere."""
     try:
