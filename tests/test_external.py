@@ -129,7 +129,13 @@ def test_the_minizinc_export_is_the_reviewed_model_and_its_data(tmp_path):
             key, value = (s.strip() for s in stmt.split("=", 1))
             data[key] = value
     p = read_model(MODELS / "blocked-8.toml")
-    assert data["n"] == "8" and data["diagonals"] == data["knight"] == data["torus"] == "true"
+    assert data["m"] == data["n"] == "8" and data["torus"] == "true"
+    # the superqueen on a torus: both diagonal families wrap modulo 8; the knight's leaps are
+    # forbidden offsets 1 and 2 rows down (as residues -7..7 of the torus)
+    assert sorted(re.findall(r"(-?\d+), (-?\d+), (\d+)", data["lines"])) == [("1", "-1", "8"), ("1", "1", "8")]
+    leaps = {(int(a), int(b)) for a, b in re.findall(r"(-?\d+), (-?\d+)", data["forbidden"])}
+    assert {(1, 2), (1, -2), (2, 1), (2, -1), (1, 6), (1, -6), (7, 2), (6, 1)} <= leaps
+    assert int(data["nforbidden"]) == len(leaps)
     pairs = [tuple(int(v) - 1 for v in m) for m in re.findall(r"(\d+), (\d+)", data["blocked"])]
     assert sorted(pairs) == sorted(p.blocked) and int(data["nblocked"]) == len(p.blocked)
     assert data["nfixed"] == "0" and data["fixed"] == "array2d(1..0, 1..2, [])"

@@ -32,20 +32,22 @@ def _images(a: int, b: int) -> set[tuple[int, int]]:
     return {(x * p, y * q) for p, q in ((a, b), (b, a)) for x in (1, -1) for y in (1, -1)}
 
 
-def attacks_by_definition(piece: Piece, a, b, n: int, torus: bool) -> bool:
-    """Whether a piece on square a reaches square b, by stepping along its moves on the board."""
+def attacks_by_definition(piece: Piece, a, b, n: int, torus: bool, m: int | None = None) -> bool:
+    """Whether a piece on square a reaches square b of an m x n board (m = n by default), by
+    stepping along its moves on the board (rows wrap mod m, columns mod n on a torus)."""
+    m = n if m is None else m
     (r, c), target = a, b
     if r == target[0] or c == target[1]:
         return True
-    slides = [m for move in piece.riders for m in _images(*move)]
-    slides += [m for u, v in piece.lines for m in ((u, v), (-u, -v))]
-    leaps = [m for move in piece.leapers for m in _images(*move)]
-    for (dr, dc), steps in [(m, n * n) for m in slides] + [(m, 1) for m in leaps]:
+    slides = [mv for move in piece.riders for mv in _images(*move)]
+    slides += [mv for u, v in piece.lines for mv in ((u, v), (-u, -v))]
+    leaps = [mv for move in piece.leapers for mv in _images(*move)]
+    for (dr, dc), steps in [(mv, m * n) for mv in slides] + [(mv, 1) for mv in leaps]:
         for k in range(1, steps + 1):
             r2, c2 = r + k * dr, c + k * dc
             if torus:
-                r2, c2 = r2 % n, c2 % n
-            elif not (0 <= r2 < n and 0 <= c2 < n):
+                r2, c2 = r2 % m, c2 % n
+            elif not (0 <= r2 < m and 0 <= c2 < n):
                 break
             if (r2, c2) == target:
                 return True
@@ -55,14 +57,14 @@ def attacks_by_definition(piece: Piece, a, b, n: int, torus: bool) -> bool:
 def brute_force(p: Problem) -> set[tuple[int, ...]]:
     out = set()
     blocked = set(p.blocked)
-    for perm in permutations(range(p.n)):
+    for perm in permutations(range(p.n), p.rows):
         squares = list(enumerate(perm))
         if any(sq in blocked for sq in squares) or any(perm[r] != c for r, c in p.fixed):
             continue
         if not any(
-            attacks_by_definition(p.rule, squares[i], squares[j], p.n, p.torus)
-            for i in range(p.n)
-            for j in range(i + 1, p.n)
+            attacks_by_definition(p.rule, squares[i], squares[j], p.n, p.torus, p.rows)
+            for i in range(p.rows)
+            for j in range(i + 1, p.rows)
         ):
             out.add(perm)
     return out
@@ -124,9 +126,10 @@ def fairy_problems(draw):
         draw(st.lists(move, max_size=1)),
     )
     torus = draw(st.booleans())
-    squares = [(r, c) for r in range(n) for c in range(n)]
+    rows = draw(st.integers(1, n))
+    squares = [(r, c) for r in range(rows) for c in range(n)]
     blocked = draw(st.lists(st.sampled_from(squares), max_size=3, unique=True))
-    return Problem(n, piece, blocked=blocked, torus=torus)
+    return Problem(n, piece, blocked=blocked, torus=torus, rows=rows)
 
 
 @pytest.mark.slow
@@ -138,7 +141,7 @@ def test_every_backend_agrees_with_the_brute_force_on_random_pieces(p):
         assert nq.count(p, backend) == len(truth), (backend, p.piece)
     assert set(nq.solve(p)) == truth
     assert all(p.explain(s) is None for s in truth)
-    for sol in permutations(range(p.n)):
+    for sol in permutations(range(p.n), p.rows):
         if sol not in truth and not set(enumerate(sol)) & set(p.blocked):
             assert p.explain(sol) is not None
             break

@@ -307,7 +307,7 @@ class Backend:
     def _batches(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[np.ndarray]:
         """Optional: the solutions in arrays. Solutions are handed on as soon as the search
         yields them, so a stop loses none that were found."""
-        n = problem.n
+        n = problem.rows
         chunk: list[Solution] = []
         try:
             for sol in self._solutions(problem, plan, stats):
@@ -347,7 +347,7 @@ class Backend:
         by_orbit: dict[int, int] = {}
         stats: Stats = {}
         for sol in self._solutions(problem, plan, stats):
-            canonical, stabilizer = canonical_stabilizer(sol, group)
+            canonical, stabilizer = canonical_stabilizer(sol, group, problem.n)
             if canonical:
                 orbit = len(group) // stabilizer
                 by_orbit[orbit] = by_orbit.get(orbit, 0) + 1

@@ -25,14 +25,14 @@ MAX_N = 200
 
 
 def build_model(problem: Problem) -> pc.Problem:
-    n = problem.n
-    q = [f"q{i}" for i in range(n)]
+    m = problem.rows
+    q = [f"q{i}" for i in range(m)]
     model = pc.Problem()
-    for i in range(n):
+    for i in range(m):
         model.addVariable(q[i], problem.allowed_columns(i))
     model.addConstraint(pc.AllDifferentConstraint(), q)
-    for i in range(n):
-        for j in range(i + 1, n):
+    for i in range(m):
+        for j in range(i + 1, m):
             bad = problem.offsets(j - i)  # diagonals, knight moves, wrapped on a torus
             if bad:
                 model.addConstraint(lambda a, b, bad=bad: b - a not in bad, (q[i], q[j]))
@@ -46,10 +46,10 @@ class ConstraintBackend(Backend):
     capabilities = Capabilities(max_n=MAX_N)
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
-        n = problem.n
-        if not all(problem.allowed_columns(i) for i in range(n)):
+        m = problem.rows
+        if not all(problem.allowed_columns(i) for i in range(m)):
             return  # a row with every square blocked: the library refuses empty domains
-        names = [f"q{i}" for i in range(n)]
+        names = [f"q{i}" for i in range(m)]
         for sol in build_model(problem).getSolutionIter():
             yield tuple(sol[v] for v in names)
 

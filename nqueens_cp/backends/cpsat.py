@@ -17,6 +17,7 @@ import os
 import queue
 import threading
 from collections.abc import Iterator
+from math import gcd
 from typing import Any, TextIO
 
 from ortools.sat.python import cp_model
@@ -40,9 +41,9 @@ from .base import (
 
 
 def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
-    n = problem.n
+    n, m = problem.n, problem.rows
     model = cp_model.CpModel()
-    allowed = [problem.allowed_columns(i) for i in range(n)]
+    allowed = [problem.allowed_columns(i) for i in range(m)]
     if not all(allowed):
         # A row with no allowed column has no solution. CP-SAT rejects an empty domain as an
         # invalid model, so that row keeps every column and the contradiction is stated instead.
@@ -59,19 +60,20 @@ def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVa
     # are all different (a = 1 for the queen's diagonals: q[i] - i and q[i] + i).
     for a, b in slide_directions(rule):
         if not torus:
-            for rho in range(min(a, n)):
-                model.add_all_different(a * q[i] - b * i for i in range(rho, n, a))
-        elif a == 1:  # wrapped lines: the same values modulo n
-            wrapped = [model.new_int_var(0, n - 1, f"w{b}_{i}") for i in range(n)]
-            for i in range(n):
-                model.add_modulo_equality(wrapped[i], q[i] - b * i + abs(b) * n, n)
+            for rho in range(min(a, m)):
+                model.add_all_different(a * q[i] - b * i for i in range(rho, m, a))
+        elif a == 1:  # wrapped lines: the same values modulo g (n on a square torus)
+            g = gcd(m * b, n)
+            wrapped = [model.new_int_var(0, g - 1, f"w{b}_{i}") for i in range(m)]
+            for i in range(m):
+                model.add_modulo_equality(wrapped[i], q[i] - b * i + abs(b) * m * g, g)
             model.add_all_different(wrapped)
         else:
             skipping = True  # a wrapped line that skips rows: stated pair by pair below
     # Leapers (and wrapped lines that skip rows): forbidden column offsets between two rows.
-    for dr in range(1, n):
-        bad = rule.offsets(dr, n, torus) if skipping else rule.leap_offsets(dr, n, torus)
-        for i in range(n - dr):
+    for dr in range(1, m):
+        bad = problem.offsets(dr) if skipping else rule.leap_offsets(dr, n, torus, m)
+        for i in range(m - dr):
             for d in bad:
                 model.add(q[i + dr] - q[i] != d)
     return model, q
@@ -258,7 +260,7 @@ class CpSatBackend(Backend):
                 except queue.Full:
                     continue
 
-        run = _Run(solver, model, _Streamer(problem.n, out, stop), end_marker)
+        run = _Run(solver, model, _Streamer(problem.rows, out, stop), end_marker)
         found = 0
         try:
             while (item := out.get()) is not _DONE:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Iterator
+from math import gcd
 from typing import Any, NamedTuple, TextIO
 
 from ..io.dimacs import square_variables, write_cnf
@@ -92,16 +93,17 @@ def _enumerates(name: str) -> bool:
 def lines(problem: Problem) -> list[list[tuple[int, int]]]:
     """The lines that hold at most one piece besides rows and columns, as lists of squares: one
     family per slide direction (a, b) of the piece, a line being the squares that share
-    a*c - b*r and r mod a (c - b*r mod n on a torus). Wrapped lines that skip rows (a > 1 on a
-    torus) are not listed: `encode` states them pair by pair."""
-    n = problem.n
+    a*c - b*r and r mod a (c - b*r mod gcd(rows*b, n) on a torus: n on a square one). Wrapped
+    lines that skip rows (a > 1 on a torus) are not listed: `encode` states them pair by pair."""
+    n, m = problem.n, problem.rows
     found: dict[tuple[object, ...], list[tuple[int, int]]] = {}
     for a, b in slide_directions(problem.rule):
         if problem.torus and a != 1:
             continue
-        for r in range(n):
+        g = gcd(m * b, n)
+        for r in range(m):
             for c in range(n):
-                key = (c - b * r) % n if problem.torus else (a * c - b * r, r % a)
+                key = (c - b * r) % g if problem.torus else (a * c - b * r, r % a)
                 found.setdefault((a, b, key), []).append((r, c))
     return [sq for sq in found.values() if len(sq) > 1]
 
@@ -133,7 +135,7 @@ def at_most_one(lits: list[int], top: int, clauses: list[list[int]]) -> int:
 
 def encode(problem: Problem) -> tuple[Cnf, dict[tuple[int, int], int]]:
     """(CNF, variable of each usable square). Variables 1..k are the squares, row by row."""
-    n = problem.n
+    n, m = problem.n, problem.rows
     var = square_variables(problem)
     top = len(var)
     clauses: list[list[int]] = []
@@ -142,21 +144,22 @@ def encode(problem: Problem) -> tuple[Cnf, dict[tuple[int, int], int]]:
         nonlocal top
         top = at_most_one([var[sq] for sq in squares if sq in var], top, clauses)
 
-    for r in range(n):
+    for r in range(m):
         row = [(r, c) for c in range(n)]
         clauses.append([var[sq] for sq in row if sq in var])  # at least one (empty: no solution)
         one_at_most(row)
     for c in range(n):
-        col = [(r, c) for r in range(n)]
-        clauses.append([var[sq] for sq in col if sq in var])
+        col = [(r, c) for r in range(m)]
+        if m == n:  # n pieces in n columns fill every column (a redundant clause that helps)
+            clauses.append([var[sq] for sq in col if sq in var])
         one_at_most(col)
     for line in lines(problem):
         one_at_most(line)
     rule = problem.rule
     skipping = problem.torus and any(a != 1 for a, _ in slide_directions(rule))
     for (r, c), v in var.items():  # leapers (and wrapped lines that skip rows): binary clauses
-        for dr in range(1, n - r):
-            for dc in rule.offsets(dr, n, problem.torus) if skipping else rule.leap_offsets(dr, n, problem.torus):
+        for dr in range(1, m - r):
+            for dc in problem.offsets(dr) if skipping else rule.leap_offsets(dr, n, problem.torus, m):
                 w = var.get((r + dr, c + dc))
                 if w is not None:
                     clauses.append([-v, -w])
@@ -307,7 +310,7 @@ class SatBackend(Backend):
             Solver(name=self.solver_name, bootstrap_with=cnf.clauses) as solver,
             watched(deadline, solver.interrupt) as stop,
         ):
-            for placed in _enumerate(solver, var, problem.n, limit, lambda: stop[0]):
+            for placed in _enumerate(solver, var, problem.rows, limit, lambda: stop[0]):
                 if placed is None:  # stopped: by the clock, or by a signal raised right after this
                     if deadline.expired():
                         raise TimeLimitReached(self.name, deadline.seconds or 0.0, found)
@@ -321,7 +324,7 @@ class SatBackend(Backend):
         deadline = self.deadline()
         context = mp.get_context("fork")
         receive, send = context.Pipe(duplex=False)
-        args = (self.solver_name, cnf.clauses, var, problem.n, limit, send, os.getpid())
+        args = (self.solver_name, cnf.clauses, var, problem.rows, limit, send, os.getpid())
         child = context.Process(target=_child, args=args, daemon=True)
         child.start()
         send.close()

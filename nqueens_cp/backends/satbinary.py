@@ -61,7 +61,7 @@ def models(
             model = [lit for lit in true if lit <= len(var)]
             placed = sorted(square[lit] for lit in model)
             rows = [r for r, _ in placed]
-            if rows != list(range(problem.n)):
+            if rows != list(range(problem.rows)):
                 raise BackendError(f"sat: {words[0]} gave a model that is no placement ({len(placed)} pieces)")
             found += 1
             yield tuple(c for _, c in placed)

@@ -57,7 +57,7 @@ def model_paths(specs: Iterable[str]) -> list[Path]:
 
 
 def board_label(p: Problem) -> str:
-    return f"{p.piece}{'-torus' if p.torus else ''}-{p.n}"
+    return f"{p.piece}{'-torus' if p.torus else ''}-{p.n if p.square else p.shape}"
 
 
 def _row(inst: Instance, backend: str, task: str, time_limit: float | None) -> Row:

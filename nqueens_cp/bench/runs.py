@@ -60,12 +60,14 @@ def _warm_problem(p: Problem) -> Problem:
         blocked=[(0, 0)] if p.blocked else (),
         fixed=[(1, 3)] if p.fixed else (),
         torus=p.torus,
+        rows=None if p.square else WARM_N - 1,  # a rectangle runs the generic search: warm that one
     )
 
 
 def prepare(job: Job) -> None:
     p = job.problem
-    kind = (job.backend, tuple(sorted(job.options.items())), job.task, p.piece, p.torus, bool(p.blocked), bool(p.fixed))
+    board = (p.piece, p.torus, p.square, bool(p.blocked), bool(p.fixed))
+    kind = (job.backend, tuple(sorted(job.options.items())), job.task, *board)
     if kind not in _warmed:
         small = _warm_problem(p)
         execute(backend_for(Job(job.backend, job.task, small, None, job.options)), job.task, small)

@@ -123,7 +123,7 @@ def _boards(lines: Iterator[tuple[int, str]], problem: Problem) -> Iterator[Answ
         if not rows:
             start = number
         rows.append(text)
-        if len(rows) == problem.n:  # boards may also follow one another without a blank line
+        if len(rows) == problem.rows:  # boards may also follow one another without a blank line
             yield _board(rows, start, problem)
             rows = []
     if rows:

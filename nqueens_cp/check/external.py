@@ -55,7 +55,10 @@ def command(template: str, problem: Problem, model: Path | None) -> list[str]:
         raise ProgramError("--against names no program")
     if any("{model}" in w for w in words) and model is None:
         raise ProgramError("--against uses {model}: give the instance with --model FILE")
-    return [w.replace("{n}", str(problem.n)).replace("{model}", str(model)) for w in words]
+    return [
+        w.replace("{n}", str(problem.n)).replace("{rows}", str(problem.rows)).replace("{model}", str(model))
+        for w in words
+    ]
 
 
 @contextlib.contextmanager
@@ -123,7 +126,8 @@ class Comparison:
         """The first invalid answer drawn, when it is a placement that fits the board."""
         a, why = self.judgement.invalid[0]
         sol = a.solution or ()
-        if not (len(sol) == self.problem.n <= DRAWN_N and all(0 <= c < len(sol) for c in sol)):
+        p = self.problem
+        if not (len(sol) == p.rows and p.n <= DRAWN_N and all(0 <= c < p.n for c in sol)):
             return []
         return [f"    line {a.line} drawn ({why}):", *(f"      {row}" for row in draw(self.problem, sol))]
 

@@ -14,7 +14,7 @@ import typer
 from ..backends import available_backends, backend_class
 from ..model.problem import Problem
 from .app import EXIT_DISAGREE, UserError, app
-from .options import PieceOpt, ProblemSpec, SatSolverOpt, TorusOpt, backend_names, int_list, size_range
+from .options import PieceOpt, ProblemSpec, RowsOpt, SatSolverOpt, TorusOpt, backend_names, int_list, size_range
 from .output import echo, output
 
 
@@ -38,6 +38,7 @@ def compare(
     ] = "count",
     piece: PieceOpt = "queen",
     torus: TorusOpt = False,
+    rows: RowsOpt = None,
     time_limit: Annotated[
         float | None, typer.Option("--time-limit", help="Seconds per run; a run past it is killed (unknown).")
     ] = None,
@@ -84,9 +85,10 @@ def compare(
         pyplot()
     instances: list[c.Instance] = []
     if ns:
-        instances += [c.Instance(c.board_label(p), p) for p in (Problem(k, piece, torus=torus) for k in size_range(ns))]
+        boards = (Problem(k, piece, torus=torus, rows=rows) for k in size_range(ns))
+        instances += [c.Instance(c.board_label(p), p) for p in boards]
     for path in c.model_paths(models or []):
-        instances.append(c.Instance(str(path), ProblemSpec(piece, model=path, torus=torus).problem(None)))
+        instances.append(c.Instance(str(path), ProblemSpec(piece, model=path, torus=torus, rows=rows).problem(None)))
     if not instances:
         raise UserError("give --n A..B and/or --model FILE|FOLDER|GLOB")
     if len({i.label for i in instances}) < len(instances):

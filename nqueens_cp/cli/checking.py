@@ -42,7 +42,11 @@ def verify(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the prefix sample.")] = 0,
     against: Annotated[
         str | None,
-        typer.Option("--against", metavar="CMD", help='Your program, e.g. "python my.py {n}" ({model}: the file).'),
+        typer.Option(
+            "--against",
+            metavar="CMD",
+            help='Your program, e.g. "python my.py {n}" ({rows}: the rows, {model}: the file).',
+        ),
     ] = None,
     time_limit: Annotated[
         float | None,
@@ -119,7 +123,8 @@ class Say:
 
     def record(self, p: Problem, status: str, **fields: object) -> None:
         if self.as_json:
-            head = {"n": p.n, "piece": p.piece, "torus": p.torus, "blocked": len(p.blocked), "fixed": len(p.fixed)}
+            head = {"n": p.n, "rows": p.rows, "piece": p.piece, "torus": p.torus}
+            head |= {"blocked": len(p.blocked), "fixed": len(p.fixed)}
             echo(json.dumps(head | {"status": status} | fields))
 
 

@@ -1,8 +1,8 @@
 """The options commands share, declared once, and what turns them into a Problem.
 
 A command that takes a puzzle declares one parameter `spec: ProblemSpec` and is wrapped by
-`problem_options`: the wrapper puts the problem options (`--piece`, `--torus`, `--block`,
-`--fix`, `--model`) in its place, so every command spells and documents them the same way, and
+`problem_options`: the wrapper puts the problem options (`--piece`, `--torus`, `--rows`,
+`--block`, `--fix`, `--model`) in its place, so every command spells and documents them the same way, and
 the command builds its Problem with `spec.problem(n)`.
 """
 
@@ -32,6 +32,10 @@ PieceOpt = Annotated[
     ),
 ]
 TorusOpt = Annotated[bool, typer.Option("--torus", help="The board wraps around (diagonals continue).")]
+RowsOpt = Annotated[
+    int | None,
+    typer.Option("--rows", metavar="M", help="A rectangular board: M pieces on M rows of N columns (M <= N)."),
+]
 BlockOpt = Annotated[list[str] | None, typer.Option("--block", metavar="R,C", help="Blocked square, 0-based.")]
 FixOpt = Annotated[list[str] | None, typer.Option("--fix", metavar="R,C", help="Pre-placed piece, 0-based.")]
 ModelOpt = Annotated[
@@ -64,10 +68,11 @@ class ProblemSpec:
     fix: list[str] | None = None
     model: Path | None = None
     torus: bool = False
+    rows: int | None = None
 
     def problem(self, n: str | None) -> Problem:
         """The problem from N and the options, or from a model file that the options add to (a
-        non-default --piece or --torus overrides the file's)."""
+        non-default --piece, --torus or --rows overrides the file's)."""
         blocked = [square(b, "--block") for b in self.block or []]
         fixed = [square(f, "--fix") for f in self.fix or []]
         if self.model is not None:
@@ -82,10 +87,11 @@ class ProblemSpec:
                 (*base.blocked, *blocked),
                 (*base.fixed, *fixed),
                 self.torus or base.torus,
+                base.rows if self.rows is None else self.rows,
             )
         if n is None:
             raise UserError("give the board size N or --model FILE")
-        return Problem(size(n), self.piece, blocked, fixed, self.torus)
+        return Problem(size(n), self.piece, blocked, fixed, self.torus, self.rows)
 
 
 #: The default of a command's `spec` parameter, which `problem_options` replaces.
@@ -102,6 +108,7 @@ _PROBLEM_PARAMETERS = (
     _param("fix", FixOpt, None),
     _param("model", ModelOpt, None),
     _param("torus", TorusOpt, False),
+    _param("rows", RowsOpt, None),
 )
 
 

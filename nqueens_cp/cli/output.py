@@ -39,7 +39,8 @@ def record(
 ) -> dict[str, Any]:
     """The JSON record of a run: the problem, the backend, the outcome, the plan and the stats
     (the outcome's, or `stats` where the run has no outcome)."""
-    rec: dict[str, Any] = {"n": problem.n, "piece": problem.piece, "torus": problem.torus, "backend": b.name}
+    rec: dict[str, Any] = {"n": problem.n, "rows": problem.rows, "piece": problem.piece, "torus": problem.torus}
+    rec["backend"] = b.name
     if outcome is not None:
         rec["status"] = outcome.status.value
         if outcome.reason is not None:

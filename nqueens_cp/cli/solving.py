@@ -74,7 +74,7 @@ def solve(
 
         group = problem_symmetries(p)
         note_symmetries(group)
-        sols: Iterator[Any] = (s for s in b.solutions(p, stats) if canonical(s, group) == s)
+        sols: Iterator[Any] = (s for s in b.solutions(p, stats) if canonical(s, group, p.n) == s)
         if limit is not None:
             sols = api.limited(sols, limit)
     else:

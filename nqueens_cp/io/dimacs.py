@@ -25,7 +25,7 @@ class SquareOfVariable:
         self.problem = problem
         self.starts: list[int] = []  # the first variable of each row
         v = 1
-        for r in range(problem.n):
+        for r in range(problem.rows):
             self.starts.append(v)
             v += len(problem.allowed_columns(r)) if self._irregular(r) else problem.n
         self.end = v  # one past the last square variable
@@ -43,14 +43,15 @@ class SquareOfVariable:
 
 def square_variables(problem: Problem) -> dict[Square, int]:
     """The variable of each usable square: 1, 2, ... row by row."""
-    usable = [(r, c) for r in range(problem.n) for c in problem.allowed_columns(r)]
+    usable = [(r, c) for r in range(problem.rows) for c in problem.allowed_columns(r)]
     return {sq: i + 1 for i, sq in enumerate(usable)}
 
 
 def write_cnf(out: TextIO, problem: Problem, clauses: list[list[int]], nvars: int, encoding: str) -> None:
     variables = square_variables(problem)
     p = problem
-    out.write(f"c nqueens_cp: n = {p.n}, piece = {p.piece}, torus = {str(p.torus).lower()}, ")
+    shape = "" if p.square else f", rows = {p.rows}"
+    out.write(f"c nqueens_cp: n = {p.n}{shape}, piece = {p.piece}, torus = {str(p.torus).lower()}, ")
     out.write(f"{len(p.blocked)} blocked, {len(p.fixed)} fixed\n")
     out.write(f"c at most one per line: {encoding}; variables above {len(variables)} are auxiliary\n")
     out.write("c a true variable places a piece on its square (row, col), 0-based:\n")
@@ -93,12 +94,12 @@ def read_answers(lines: Iterable[tuple[int, str]], problem: Problem) -> Iterator
             raise AnswerError(f"line {number}: a v line holds literals, got {text[:40]!r}") from None
         for lit in lits:
             if lit == 0:
-                yield (start, *_placement(true, square, problem.n))
+                yield (start, *_placement(true, square, problem.rows))
                 true, start = [], 0
             elif lit > 0:
                 true.append(lit)
     if start:
-        yield (start, *_placement(true, square, problem.n))
+        yield (start, *_placement(true, square, problem.rows))
 
 
 def _placement(true: list[int], square: SquareOfVariable, n: int) -> tuple[Solution, str | None]:

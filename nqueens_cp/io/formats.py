@@ -62,18 +62,19 @@ def _build(path: Path, line_of_key: Callable[[str], int | None], **spec) -> Prob
         return Problem(**spec)
     except InvalidProblem as exc:
         msg = str(exc)
-        key = "n" if msg.startswith("board size") else msg.split(" ", 1)[0]
+        key = "n" if msg.startswith("board size") else msg.split(" ", 1)[0]  # "rows ...", "fixed ..."
         raise ModelFileError(path, line_of_key(key), msg) from None
 
 
 # -- our TOML format ---------------------------------------------------------------------------
 
-_TOML_KEYS = {"n", "piece", "blocked", "fixed", "torus", "description"}
+_TOML_KEYS = {"n", "rows", "piece", "blocked", "fixed", "torus", "description"}
 
 
 def read_toml(path: Path, text: str) -> Problem:
-    """`n = 8`, optional `piece` (a name, Betza's notation, or a [piece] table), `torus = true|false`,
-    `blocked = [[r, c], ...]`, `fixed = [[r, c], ...]` (0-based) and a free-text `description`."""
+    """`n = 8` (columns), optional `rows = M` (M <= n pieces on an M x n board), `piece` (a name,
+    Betza's notation, or a [piece] table), `torus = true|false`, `blocked = [[r, c], ...]`,
+    `fixed = [[r, c], ...]` (0-based) and a free-text `description`."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -94,6 +95,8 @@ def read_toml(path: Path, text: str) -> Problem:
     if "n" not in data:
         raise ModelFileError(path, None, "missing the board size `n = ...`")
     _check_size(path, line_of_key("n"), data["n"])
+    if "rows" in data:
+        _check_size(path, line_of_key("rows"), data["rows"])
     piece: object = data.get("piece", "queen")
     if isinstance(piece, dict):  # a [piece] table: the moves themselves
         extra = set(piece) - {"name", "leapers", "riders", "lines"}
@@ -127,12 +130,15 @@ def read_toml(path: Path, text: str) -> Problem:
             if not (isinstance(sq, list) and len(sq) == 2 and all(_is_int(v) for v in sq)):
                 raise ModelFileError(path, line_of_key(key), f"{key} entry {sq!r} is not a [row, col] pair of integers")
         squares[key] = [tuple(sq) for sq in value]
-    return _build(path, line_of_key, n=data["n"], piece=piece, torus=torus, **squares)
+    return _build(path, line_of_key, n=data["n"], rows=data.get("rows"), piece=piece, torus=torus, **squares)
 
 
 def write_toml(problem: Problem, description: str | None = None) -> str:
     lines = [f"# {description}"] if description else []
-    lines += [f"n = {problem.n}", f'piece = "{problem.piece}"']
+    lines += [f"n = {problem.n}"]
+    if not problem.square:
+        lines.append(f"rows = {problem.rows}")
+    lines.append(f'piece = "{problem.piece}"')
     if problem.torus:
         lines.append("torus = true")
     for key in ("blocked", "fixed"):

@@ -65,9 +65,9 @@ def write_solutions(
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     from . import render_kernels as k
 
-    n = problem.n
+    n, m = problem.n, problem.rows
     if fmt == "csv":
-        out.write((",".join(f"r{r}" for r in range(n)) + "\n").encode())
+        out.write((",".join(f"r{r}" for r in range(m)) + "\n").encode())
     elif fmt == "json":
         out.write(b"[")
     parts = [np.frombuffer(p, dtype=np.uint8) for p in _ROWS.get(fmt, ())]
@@ -76,11 +76,11 @@ def write_solutions(
     buf = k.buffer_for(rows, n)
     written = 0
     try:
-        for batch in _batches(solutions, n):
+        for batch in _batches(solutions, m):
             for lo in range(0, batch.shape[0], rows):
                 part = batch[lo : lo + rows]
                 if fmt == "boards":
-                    size = k.format_boards(part, letter, written == 0, buf)
+                    size = k.format_boards(part, n, letter, written == 0, buf)
                 else:
                     size = k.format_rows(part, *parts, written == 0, buf)
                 out.write(buf[:size].tobytes())
@@ -99,8 +99,7 @@ def draw(problem: Problem, solution: Solution | None = None) -> list[str]:
     """The board as text rows: '.' free, 'X' blocked, and pieces. Without a solution the drawing
     is the instance in the plain-text board format ('Q' for a fixed piece), readable back with
     --model. With one, placed pieces show as 'Q' (or 'R') and pre-placed ones as 'F'."""
-    n = problem.n
-    grid = [["."] * n for _ in range(n)]
+    grid = [["."] * problem.n for _ in range(problem.rows)]
     for r, c in problem.blocked:
         grid[r][c] = "X"
     fixed_mark = "Q" if solution is None else "F"

@@ -53,16 +53,17 @@ def format_rows(sols, opening, sep, closing, between, first, buf):
 
 
 @njit(cache=True)
-def format_boards(sols, letter, first, buf):
-    """LeetCode-style boards, a blank line between boards (also before the first unless
-    `first`)."""
-    n = sols.shape[1]
+def format_boards(sols, width, letter, first, buf):
+    """LeetCode-style boards of `width` columns, a blank line between boards (also before the
+    first unless `first`)."""
+    m = sols.shape[1]
+    n = width
     pos = 0
     for i in range(sols.shape[0]):
         if i > 0 or not first:
             buf[pos] = 10
             pos += 1
-        for r in range(n):
+        for r in range(m):
             c = sols[i, r]
             for j in range(n):
                 buf[pos + j] = 46
@@ -73,10 +74,11 @@ def format_boards(sols, letter, first, buf):
 
 
 def bytes_per_solution(n: int) -> int:
-    """The most bytes one solution of size n takes in any format (boards are the largest)."""
+    """The most bytes one solution of a board of at most n rows and n columns takes in any
+    format (boards are the largest)."""
     return max(n * (n + 1), n * 22) + 8
 
 
 def buffer_for(rows: int, n: int) -> np.ndarray:
-    """Room for `rows` solutions of size n in any format."""
+    """Room for `rows` solutions of a board of at most n x n squares in any format."""
     return np.empty(rows * bytes_per_solution(n), dtype=np.uint8)

@@ -21,8 +21,10 @@ leaper), `[a,b]+` (a rider) and `line(a,b)`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
+from math import gcd
 
 Move = tuple[int, int]
 
@@ -171,36 +173,41 @@ class Piece:
 
     # -- what it attacks -------------------------------------------------------------------
 
-    def offsets(self, dr: int, n: int, torus: bool) -> frozenset[int]:
+    def offsets(self, dr: int, n: int, torus: bool, rows: int | None = None) -> frozenset[int]:
         """The column offsets dc != 0 at which a piece attacks another `dr` rows away (dr != 0)
-        on an n-column board. On a torus, offsets count modulo n and the result holds every dc
-        in -(n-1)..n-1 congruent to an attacking one."""
-        return _offsets(self, dr, n, torus, True)
+        on a board of n columns and `rows` rows (n by default). On a torus, rows count modulo
+        `rows` and columns modulo n, and the result holds every dc in -(n-1)..n-1 congruent to
+        an attacking one."""
+        return _offsets(self, dr, n, torus, True, n if rows is None else rows)
 
-    def leap_offsets(self, dr: int, n: int, torus: bool) -> frozenset[int]:
+    def leap_offsets(self, dr: int, n: int, torus: bool, rows: int | None = None) -> frozenset[int]:
         """The part of `offsets` that the leapers reach (the slides are modelled as lines)."""
-        return _offsets(self, dr, n, torus, False)
+        return _offsets(self, dr, n, torus, False, n if rows is None else rows)
 
-    def attacks(self, a: tuple[int, int], b: tuple[int, int], n: int, torus: bool = False) -> bool:
-        """Whether pieces on squares a and b of an n-column board attack each other (a != b)."""
+    def attacks(
+        self, a: tuple[int, int], b: tuple[int, int], n: int, torus: bool = False, rows: int | None = None
+    ) -> bool:
+        """Whether pieces on squares a and b of a board of n columns (and `rows` rows, n by
+        default) attack each other (a != b)."""
         dr, dc = b[0] - a[0], b[1] - a[1]
         if dr == 0 or dc == 0:
             return True
-        return dc in self.offsets(dr, n, torus)
+        return dc in self.offsets(dr, n, torus, rows)
 
-    def move_between(self, dr: int, dc: int, n: int, torus: bool) -> str:
+    def move_between(self, dr: int, dc: int, n: int, torus: bool, rows: int | None = None) -> str:
         """The move that reaches (dr, dc), in words, for explanations."""
+        m = n if rows is None else rows
         for p, q in sorted(self.riders):
-            step = _reaching(dr, dc, images((p, q)), n, torus, ride=True)
+            step = _reaching(dr, dc, images((p, q)), (m, n), torus, ride=True)
             if step is not None:
                 if (p, q) == (1, 1):
                     return "share a diagonal" if step[0] == step[1] else "share an anti-diagonal"
                 return f"attack along a ({p}, {q}) rider line"
         for p, q in sorted(self.lines):
-            if _reaching(dr, dc, {(p, q), (-p, -q)}, n, torus, ride=True) is not None:
+            if _reaching(dr, dc, {(p, q), (-p, -q)}, (m, n), torus, ride=True) is not None:
                 return f"share a ({p}, {q}) line"
         for p, q in sorted(self.leapers):
-            if _reaching(dr, dc, images((p, q)), n, torus, ride=False) is not None:
+            if _reaching(dr, dc, images((p, q)), (m, n), torus, ride=False) is not None:
                 return "are a knight's move apart" if (p, q) == (1, 2) else f"are a ({p}, {q}) leap apart"
         return "attack each other"
 
@@ -228,17 +235,42 @@ def _multiple(move: Move, step: Move) -> bool:
     return k >= 1 and (a, b) == (k * p, k * q)
 
 
-def _reaching(dr: int, dc: int, steps: set[Move] | frozenset[Move], n: int, torus: bool, ride: bool) -> Move | None:
-    """The step (one of `steps`) whose multiples (a rider's, or 1 for a leaper) reach (dr, dc)."""
+def _reaching(
+    dr: int, dc: int, steps: set[Move] | frozenset[Move], shape: tuple[int, int], torus: bool, ride: bool
+) -> Move | None:
+    """The step (one of `steps`) whose multiples (a rider's, or 1 for a leaper) reach (dr, dc)
+    on a board of shape (rows, cols)."""
+    m, n = shape
     for a, b in sorted(steps):
-        for k in range(1, n if ride else 2):
-            if (torus and (k * a - dr) % n == 0 and (k * b - dc) % n == 0) or (k * a, k * b) == (dr, dc):
+        if torus:
+            if a and any((d - dc) % n == 0 for d in _torus_reach(a, b, dr, m, n, ride)):
                 return (a, b)
+        elif any((k * a, k * b) == (dr, dc) for k in range(1, max(m, n) if ride else 2)):
+            return (a, b)
     return None
 
 
+def _torus_reach(a: int, b: int, dr: int, m: int, n: int, ride: bool) -> Iterator[int]:
+    """The column offsets k*b (k >= 1 steps, 1 for a leaper) of the steps (a, b) that end dr
+    rows away on a torus of m rows and n columns, one per residue class mod n: the k with
+    k*a = dr (mod m) are k0 + t*(m/g), g = gcd(a, m), and their offsets repeat mod n after
+    n / gcd(b*m/g, n) of them, so the loop is O(n) whatever the shape."""
+    if not ride:
+        if (a - dr) % m == 0:
+            yield b
+        return
+    g = gcd(a, m)
+    if dr % g:
+        return
+    mg = m // g
+    k0 = (dr // g) * pow(a // g, -1, mg) % mg if mg > 1 else 0
+    k0 = k0 or mg
+    for t in range(n // gcd(b * mg, n)):
+        yield (k0 + t * mg) * b
+
+
 @cache
-def _offsets(piece: Piece, dr: int, n: int, torus: bool, slides_too: bool) -> frozenset[int]:
+def _offsets(piece: Piece, dr: int, n: int, torus: bool, slides_too: bool, m: int) -> frozenset[int]:
     hits: set[int] = set()
     moves = [(image, False) for move in piece.leapers for image in images(move)]  # (step, rides)
     if slides_too:
@@ -248,7 +280,7 @@ def _offsets(piece: Piece, dr: int, n: int, torus: bool, slides_too: bool) -> fr
         if a == 0:
             continue
         if torus:
-            hits |= {k * b for k in range(1, n if ride else 2) if (k * a - dr) % n == 0}
+            hits.update(_torus_reach(a, b, dr, m, n, ride))
         elif dr % a == 0 and (dr // a >= 1 if ride else dr == a):
             hits.add(dr // a * b)
     if torus:

@@ -1,10 +1,11 @@
-"""The problem spec: board size, piece kind, blocked squares and pre-placed pieces.
+"""The problem spec: board shape, piece kind, blocked squares and pre-placed pieces.
 
 This is the one module that knows what "attacks" means. Backends read the rule from here
 (`Piece`), and `Problem.explain` checks any placement against it independently of every
 backend, so a solution can always be validated without trusting the code that produced it.
 
-Coordinates are 0-based (row, col); a solution is the tuple of the column in each row.
+Coordinates are 0-based (row, col); a solution is the tuple of the column in each row. A board
+has n columns and `rows` rows (n unless given): one piece per row, in distinct columns.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from math import gcd
 
 from numpy import bool_ as np_bool
 from numpy import ndarray as np_ndarray
@@ -85,6 +87,8 @@ class Problem:
 
     `blocked` squares may hold no piece; `fixed` squares hold a piece in every solution.
     On a `torus` the board wraps around: diagonals (and knight moves) continue across the edges.
+    `rows` (at most n; n when not given) makes the board rectangular: `rows` pieces on a board
+    of `rows` x n squares.
     """
 
     n: int
@@ -93,6 +97,7 @@ class Problem:
     blocked: tuple[Square, ...] = field(default=())
     fixed: tuple[Square, ...] = field(default=())
     torus: bool = False
+    rows: int = None  # type: ignore[assignment]  # None means n; always an int once built
     _rule: Piece = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -103,6 +108,13 @@ class Problem:
         object.__setattr__(self, "n", n)
         if not 1 <= n <= MAX_N:
             raise BoardSizeError(f"board size {n} is out of range 1..{MAX_N}")
+        m = n if self.rows is None else self.rows
+        if not is_integer(m):
+            raise BoardSizeError(f"rows must be an integer, got {m!r}")
+        m = int(m)
+        if not 1 <= m <= n:
+            raise BoardSizeError(f"rows {m} is out of range 1..{n} (one piece per row, in distinct columns)")
+        object.__setattr__(self, "rows", m)
         try:
             rule = piece_of(self.piece)
         except PieceError as exc:
@@ -115,8 +127,8 @@ class Problem:
         object.__setattr__(self, "fixed", fixed)
         for kind, squares in (("blocked", blocked), ("fixed", fixed)):
             for r, c in squares:
-                if not (0 <= r < n and 0 <= c < n):
-                    raise SquareOffBoard(f"{kind} square ({r}, {c}) is off the {n}x{n} board")
+                if not (0 <= r < m and 0 <= c < n):
+                    raise SquareOffBoard(f"{kind} square ({r}, {c}) is off the {m}x{n} board")
         blocked_set = set(blocked)
         for sq in fixed:
             if sq in blocked_set:
@@ -136,16 +148,26 @@ class Problem:
         return self._rule
 
     @property
+    def square(self) -> bool:
+        """As many rows as columns (the classic board; all 8 symmetries of the square apply)."""
+        return self.rows == self.n
+
+    @property
+    def shape(self) -> str:
+        """The board as people write it: "8x8", "5x8" (rows x columns)."""
+        return f"{self.rows}x{self.n}"
+
+    @property
     def is_plain(self) -> bool:
         """No blocked or fixed squares: the classic puzzle."""
         return not self.blocked and not self.fixed
 
     def attacks(self, a: Square, b: Square) -> bool:
-        return self.rule.attacks(a, b, self.n, self.torus)
+        return self.rule.attacks(a, b, self.n, self.torus, self.rows)
 
     def offsets(self, dr: int) -> frozenset[int]:
         """Column offsets attacked `dr` rows away, besides the same column (see Piece.offsets)."""
-        return self.rule.offsets(dr, self.n, self.torus)
+        return self.rule.offsets(dr, self.n, self.torus, self.rows)
 
     def allowed_columns(self, row: int) -> list[int]:
         """The columns a piece in `row` may use by the spec alone: the fixed column if the row
@@ -163,7 +185,7 @@ class Problem:
         fixed piece's row is pinned. Search backends start from these."""
         full = (1 << self.n) - 1
         masks = []
-        for r in range(self.n):
+        for r in range(self.rows):
             fixed = self._fixed_by_row.get(r)
             if fixed is not None:
                 masks.append(1 << fixed)
@@ -183,7 +205,9 @@ class Problem:
         """Whether reflecting columns (c -> n-1-c) maps the problem onto itself, so a search
         may count the left half of the first row twice."""
         n = self.n
-        return all(sorted(n - 1 - c for c in self.allowed_columns(r)) == self.allowed_columns(r) for r in range(n))
+        return all(
+            sorted(n - 1 - c for c in self.allowed_columns(r)) == self.allowed_columns(r) for r in range(self.rows)
+        )
 
     @cached_property
     def _fixed_by_row(self) -> dict[int, int]:
@@ -203,11 +227,11 @@ class Problem:
 
         Written from the rules alone (O(n) a move, lines marked in bytearrays), independent of
         every backend."""
-        n = self.n
+        n, m = self.n, self.rows
         if isinstance(solution, str | bytes) or not isinstance(solution, Sequence | np_ndarray):
             raise InvalidProblem(f"a placement is a sequence of columns, one per row, got {solution!r}")
-        if len(solution) != n:
-            return f"has {len(solution)} rows, expected {n}"
+        if len(solution) != m:
+            return f"has {len(solution)} rows, expected {m}"
         for r, c in enumerate(solution):
             if not is_integer(c) or not 0 <= c < n:
                 return f"row {r} has column {c!r}, not in 0..{n - 1}"
@@ -231,7 +255,7 @@ class Problem:
 
         def attack(r: int, r2: int) -> str:
             c, c2 = solution[r], solution[r2]
-            return f"pieces ({r}, {c}) and ({r2}, {c2}) {rule.move_between(r2 - r, c2 - c, n, torus)}"
+            return f"pieces ({r}, {c}) and ({r2}, {c2}) {rule.move_between(r2 - r, c2 - c, n, torus, m)}"
 
         # Slides: squares of one line share a key, O(n) per direction (residues on a torus).
         pairwise = False
@@ -239,13 +263,16 @@ class Problem:
             if torus and a != 1:
                 pairwise = True  # a wrapped line that skips rows: checked pair by pair below
                 continue
-            if a == 1:  # every row meets each line once: key c - b*r, shifted to 0.. (mod n on a torus)
-                low = 0 if torus else -abs(b) * (n - 1)
-                marks = bytearray(n if torus else n + 2 * abs(b) * (n - 1))
-                keys = (((c - b * r) % n if torus else c - b * r - low) for r, c in enumerate(solution))
+            if a == 1:  # every row meets each line once: key c - b*r, shifted to 0.. (mod g on a torus)
+                # On a torus of m rows a line comes back to its row m steps on, m*b columns over:
+                # its squares are those with one key c - b*r modulo g = gcd(m*b, n) (n when square).
+                g = gcd(m * b, n) if torus else 0
+                low = 0 if torus else -abs(b) * (m - 1)
+                marks = bytearray(g if torus else n + 2 * abs(b) * (m - 1))
+                keys = (((c - b * r) % g if torus else c - b * r - low) for r, c in enumerate(solution))
                 for r, key in enumerate(keys):
                     if marks[key]:
-                        return attack(_first_on(solution, r, b, n, torus, low), r)
+                        return attack(_first_on(solution, r, b, g, torus, low), r)
                     marks[key] = 1
                 continue
             seen: dict[object, int] = {}
@@ -259,13 +286,13 @@ class Problem:
             for r, c in enumerate(solution):
                 r2, c2 = r + a, c + b
                 if torus:
-                    r2, c2 = r2 % n, c2 % n
-                if 0 <= r2 < n and r2 != r and 0 <= c2 < n and solution[r2] == c2:
+                    r2, c2 = r2 % m, c2 % n
+                if 0 <= r2 < m and r2 != r and 0 <= c2 < n and solution[r2] == c2:
                     return attack(r, r2)
         if pairwise:
-            for r in range(n):
-                for r2 in range(r + 1, n):
-                    if rule.attacks((r, solution[r]), (r2, solution[r2]), n, torus):
+            for r in range(m):
+                for r2 in range(r + 1, m):
+                    if rule.attacks((r, solution[r]), (r2, solution[r2]), n, torus, m):
                         return attack(r, r2)
         return None
 
@@ -277,11 +304,12 @@ class Problem:
         return replace(self, fixed=(*self.fixed, *squares))
 
 
-def _first_on(solution: Sequence[int], r: int, b: int, n: int, torus: bool, low: int) -> int:
-    """The row before `r` whose piece shares row r's line of slope (1, b) (found on a clash only)."""
+def _first_on(solution: Sequence[int], r: int, b: int, g: int, torus: bool, low: int) -> int:
+    """The row before `r` whose piece shares row r's line of slope (1, b) (found on a clash only;
+    g is the torus's modulus of line keys)."""
 
     def key(k: int) -> int:
-        return (solution[k] - b * k) % n if torus else solution[k] - b * k - low
+        return (solution[k] - b * k) % g if torus else solution[k] - b * k - low
 
     return next(k for k in range(r) if key(k) == key(r))
 

@@ -8,8 +8,12 @@ drift apart.
 Leapers and riders take all 8 images of their moves, so they are invariant under all 8; a
 one-way line keeps only the symmetries that map it onto itself. The group that matters for a
 problem is the subgroup that keeps the piece and maps its blocked and fixed squares onto
-themselves: `problem_symmetries`. A solution is canonical when no symmetry of
-that group maps it to a lexicographically smaller solution.
+themselves: `problem_symmetries`. A rectangular board (fewer rows than columns) keeps only the
+four symmetries that do not transpose. A solution is canonical when no symmetry of that group
+maps it to a lexicographically smaller solution.
+
+Functions taking a solution read the board's columns from `cols` (len(solution) when omitted:
+a square board).
 """
 
 from __future__ import annotations
@@ -32,17 +36,22 @@ TABLE: dict[str, tuple[bool, bool, bool]] = {
 NAMES = tuple(TABLE)
 
 
-def image_square(name: str, n: int, r: int, c: int) -> Square:
+def image_square(name: str, n: int, r: int, c: int, rows: int | None = None) -> Square:
+    """The image of square (r, c) of a board of `rows` (n by default) x n squares."""
     transpose, flip_r, flip_c = TABLE[name]
+    m = n if rows is None else rows
+    if transpose and m != n:
+        raise ValueError(f"{name} does not map a {m}x{n} board onto itself")
     a, b = (c, r) if transpose else (r, c)
-    return (n - 1 - a if flip_r else a, n - 1 - b if flip_c else b)
+    return (m - 1 - a if flip_r else a, n - 1 - b if flip_c else b)
 
 
-def transform(solution: Solution, name: str) -> Solution:
-    n = len(solution)
-    image = [0] * n
+def transform(solution: Solution, name: str, cols: int | None = None) -> Solution:
+    m = len(solution)
+    n = m if cols is None else cols
+    image = [0] * m
     for r, c in enumerate(solution):
-        r2, c2 = image_square(name, n, r, c)
+        r2, c2 = image_square(name, n, r, c, m)
         image[r2] = c2
     return tuple(image)
 
@@ -54,27 +63,31 @@ def table_array(group: tuple[str, ...] = NAMES) -> np.ndarray:
 
 def problem_symmetries(problem: Problem) -> tuple[str, ...]:
     """The symmetries that map the problem onto itself: the piece's moves onto themselves (a
-    one-way line keeps only some), blocked squares to blocked, fixed to fixed."""
-    n = problem.n
+    one-way line keeps only some), blocked squares to blocked, fixed to fixed; on a rectangle
+    only those that do not transpose."""
+    n, m = problem.n, problem.rows
     return tuple(
         name
         for name in NAMES
-        if problem.rule.symmetric_under(*TABLE[name])
-        and all({image_square(name, n, r, c) for r, c in sq} == set(sq) for sq in (problem.blocked, problem.fixed))
+        if (m == n or not TABLE[name][0])
+        and problem.rule.symmetric_under(*TABLE[name])
+        and all({image_square(name, n, r, c, m) for r, c in sq} == set(sq) for sq in (problem.blocked, problem.fixed))
     )
 
 
-def canonical(solution: Solution, group: tuple[str, ...] = NAMES) -> Solution:
+def canonical(solution: Solution, group: tuple[str, ...] = NAMES, cols: int | None = None) -> Solution:
     """The lexicographically smallest image of `solution` under `group`."""
-    return min(transform(solution, g) for g in group)
+    return min(transform(solution, g, cols) for g in group)
 
 
-def orbit(solution: Solution, group: tuple[str, ...] = NAMES) -> set[Solution]:
-    return {transform(solution, g) for g in group}
+def orbit(solution: Solution, group: tuple[str, ...] = NAMES, cols: int | None = None) -> set[Solution]:
+    return {transform(solution, g, cols) for g in group}
 
 
-def canonical_stabilizer(solution: Solution, group: tuple[str, ...] = NAMES) -> tuple[bool, int]:
+def canonical_stabilizer(
+    solution: Solution, group: tuple[str, ...] = NAMES, cols: int | None = None
+) -> tuple[bool, int]:
     """(whether `solution` is the smallest of its orbit, how many symmetries of `group` fix it):
     its class then has len(group) // stabilizer members."""
-    images = [transform(solution, g) for g in group]
+    images = [transform(solution, g, cols) for g in group]
     return min(images) == solution, sum(img == solution for img in images)

@@ -33,7 +33,7 @@ from ..base import (
 from . import planner, pysearch
 from .construct import construct
 from .planner import Algorithm
-from .rows import SLICE_NODES, enumerate_arrays
+from .rows import SLICE_NODES, count_any, enumerate_any, enumerate_arrays
 from .split import SPLIT_DEPTH, count_item, fingerprint, load_kernels, masks_array
 from .split import split as split_rows
 
@@ -65,6 +65,8 @@ class BitmaskBackend(Backend):
     def _batches(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[np.ndarray]:
         if plan.algorithm == Algorithm.ROWS_PYTHON:
             return super()._batches(problem, plan, stats)
+        if plan.algorithm == Algorithm.ANY_PIECE:
+            return enumerate_any(problem, self.deadline(), stats)
         return enumerate_arrays(problem, self.deadline(), stats)
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
@@ -85,6 +87,7 @@ class BitmaskBackend(Backend):
             Algorithm.MRV: lambda p: self._mrv(p, stop_at=1),
             Algorithm.ROWS: lambda p: self._first_row_search(p, plan),
             Algorithm.ROWS_PYTHON: lambda p: self._first_row_search(p, plan),
+            Algorithm.ANY_PIECE: lambda p: self._first_row_search(p, plan),
         }
         return run[Algorithm(plan.algorithm)](problem)
 
@@ -104,7 +107,8 @@ class BitmaskBackend(Backend):
         if plan.algorithm == Algorithm.ROWS_PYTHON:
             stream: Iterator[Any] = pysearch.solutions(problem, self.deadline(), stats)
         else:
-            stream = (tuple(b[0].tolist()) for b in enumerate_arrays(problem, self.deadline(), stats))
+            batches = self._batches(problem, plan, stats)
+            stream = (tuple(b[0].tolist()) for b in batches)
         return first_of(stream, stats)
 
     def _count(self, problem: Problem, plan: Plan) -> Outcome:
@@ -114,6 +118,7 @@ class BitmaskBackend(Backend):
             Algorithm.MRV: lambda p: self._one_item(self._mrv(p, stop_at=0)),
             Algorithm.ROWS_PYTHON: lambda p: self._one_item(self._count_rows(p, plan)),
             Algorithm.COUNT_ROWS: lambda p: self._one_item(self._count_rows(p, plan)),
+            Algorithm.ANY_PIECE: lambda p: self._one_item(self._count_any(p)),
         }
         return run[Algorithm(plan.algorithm)](problem)
 
@@ -137,6 +142,14 @@ class BitmaskBackend(Backend):
         if plan.algorithm == Algorithm.ROWS_PYTHON:
             return counted((1 for _ in pysearch.solutions(problem, self.deadline(), stats)), stats)
         return counted((len(batch) for batch in enumerate_arrays(problem, self.deadline(), stats)), stats)
+
+    def _count_any(self, problem: Problem) -> Outcome:
+        stats: Stats = {}
+        try:
+            count = count_any(problem, self.deadline(), stats)
+        except Unknown as exc:
+            return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason, stats=stats)
+        return Outcome(Status.SOLVED, count=count, stats=stats)
 
     def _count_split(self, problem: Problem, plan: Plan) -> Outcome:
         """The row split's numbered sub-problems, the same ones `partition` hands to checkpoints
@@ -245,6 +258,11 @@ class BitmaskBackend(Backend):
             from . import constellations as cs
 
             return cs.partition(problem, cs.constellations(problem))
+        if plan.algorithm == Algorithm.ANY_PIECE:
+            raise UnsupportedProblem(
+                f"bitmask: the generic search ({problem.piece} on {problem.shape}) counts in one process; "
+                "it is not cut into sub-problems (--checkpoint, --dask)"
+            )
         if problem.n > planner.MAX_COMPILED_N or problem.torus or problem.rule.knight:
             raise BackendError("bitmask: a partitioned count covers queen and rook boards up to 64 columns")
         if depth is None:

@@ -15,6 +15,7 @@ check guards our transcription of them.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from math import gcd
 
 from ...model.problem import Problem, Solution
@@ -48,6 +49,11 @@ def construct(problem: Problem) -> Solution | str | None:
     n, piece, torus = problem.n, problem.piece, problem.torus
     if not problem.is_plain:
         return UNKNOWN
+    if not problem.square:
+        # The first rows of a square board's solution solve the rectangle (the rows kept
+        # attack each other as before); on a torus the rows wrap sooner, so not there.
+        full = UNKNOWN if torus else construct(replace(problem, rows=n))
+        return full[: problem.rows] if isinstance(full, tuple) else UNKNOWN
     if piece == "rook":
         return tuple(range(n))
     coprime = gcd(n, 6) == 1

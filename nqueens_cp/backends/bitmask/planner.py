@@ -50,6 +50,7 @@ class Algorithm(StrEnum):
     COUNT_ROWS = "count-rows"
     CANONICAL = "canonical"
     CONSTELLATIONS = "constellations"
+    ANY_PIECE = "any-piece"
 
 
 ALGORITHMS = {
@@ -63,6 +64,7 @@ ALGORITHMS = {
     Algorithm.CONSTELLATIONS: (
         "one search per symmetry class of the queens of the innermost ring, weighted by the class size"
     ),
+    Algorithm.ANY_PIECE: "row-by-row bitmask search for any piece and board shape, compiled, lexicographic",
 }
 
 
@@ -81,15 +83,21 @@ def jit_enabled() -> bool:
 def by_constellations(problem: Problem) -> bool:
     """A plain queen-like board (queens, superqueens, on a plain or toroidal board): all 8
     symmetries hold, so symmetry classes of ring constellations can be counted."""
-    queen_like = problem.rule.classic and problem.rule.diagonals
+    queen_like = specialised(problem) and problem.rule.diagonals
     return problem.is_plain and queen_like and CONSTELLATIONS_FROM_N <= problem.n <= CONSTELLATIONS_MAX_N
+
+
+def specialised(problem: Problem) -> bool:
+    """A rook, queen or superqueen on a square board: the pieces and shape the specialised
+    kernels are written for (every other piece and shape runs the generic search)."""
+    return problem.rule.classic and problem.square
 
 
 def constrained(problem: Problem) -> bool:
     """Blocked or fixed squares on a queen or rook board the compiled kernels take: the
     most-constrained-line search applies."""
     plain, n, rule = problem.is_plain, problem.n, problem.rule
-    kernel = rule.classic and not rule.knight and n <= MAX_COMPILED_N and jit_enabled()
+    kernel = specialised(problem) and not rule.knight and n <= MAX_COMPILED_N and jit_enabled()
     return not plain and not problem.torus and kernel
 
 
@@ -100,11 +108,15 @@ def _unusable_share(problem: Problem) -> float:
 def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers: int) -> Plan:
     n = problem.n
     jit = jit_enabled()
-    classic = problem.rule.classic
+    classic = specialised(problem)
     compiled = n <= MAX_COMPILED_N and jit and classic
     wide = "over 64 columns" if jit else "numba's JIT is disabled (NUMBA_DISABLE_JIT)"
+    generic = None  # the compiled search for any piece and shape, when it is the one that serves
     if not classic:
-        wide = f"piece {problem.piece}: the generic row search reads its moves from the spec"
+        what = f"piece {problem.piece}" if problem.square else f"a {problem.shape} board"
+        if n <= MAX_COMPILED_N and jit:
+            generic = Plan(task, Algorithm.ANY_PIECE, f"{what}: the generic search reads the moves from the spec")
+        wide = f"{what}: the generic row search on Python integers reads the moves from the spec, {wide}"
     workers = settings.get("workers")
     searchable = n <= MAX_PYTHON_SEARCH_N
     if not searchable and not (task == Task.FIRST and has_closed_form(problem) and not settings.get("lexicographic")):
@@ -119,6 +131,8 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
 
     if task == Task.FIRST:
         if settings.get("lexicographic"):
+            if generic:
+                return generic
             if not compiled:
                 return Plan(task, Algorithm.ROWS_PYTHON, f"the lexicographically first solution, {wide}")
             return Plan(task, Algorithm.ROWS, "the lexicographically first solution was asked for")
@@ -126,10 +140,17 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
             return Plan(task, Algorithm.CONSTRUCT, "a closed form covers this plain board")
         if constrained(problem):
             return Plan(task, Algorithm.MRV, "blocked or fixed squares: branch on the most constrained line")
+        if generic:
+            return generic
         if not compiled:
             return Plan(task, Algorithm.ROWS_PYTHON, f"{wide}, and no closed form")
         return Plan(task, Algorithm.ROWS, "a variant with no closed form for this n")
 
+    if generic:
+        if workers not in (None, 1):
+            what = f"the generic search ({problem.piece}, {problem.shape})"
+            raise UnsupportedProblem(f"bitmask: {what} runs in one process")
+        return generic
     if task == Task.SOLVE:
         if not compiled:
             return Plan(task, Algorithm.ROWS_PYTHON, wide)

@@ -19,7 +19,7 @@ CHECK_EVERY = 4096
 
 def solutions(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
     """Every solution in lexicographic order; `stats["nodes"]` counts placements."""
-    if not problem.rule.classic:
+    if not (problem.rule.classic and problem.square):
         return any_piece(problem, deadline, stats)
     return _classic(problem, deadline, stats)
 
@@ -28,19 +28,19 @@ def any_piece(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> It
     """The row search for any piece, from its spec: a piece placed in row r takes, from every
     later row r', the columns its moves reach r' - r rows away (`Piece.offsets`, wrapped on a
     torus). Attacks are symmetric, so looking down from each piece checks every pair."""
-    n, masks, rule, torus = problem.n, problem.row_masks, problem.rule, problem.torus
+    n, m, masks, torus = problem.n, problem.rows, problem.row_masks, problem.torus
     reach: dict[int, list[int]] = {}
 
     def reached(d: int) -> list[int]:  # per column, the mask of columns attacked d rows below
         if d not in reach:
-            offsets = rule.offsets(d, n, torus)
+            offsets = problem.offsets(d)
             columns = [{(c + o) % n if torus else c + o for o in offsets} for c in range(n)]
             reach[d] = [sum(1 << x for x in cs if 0 <= x < n) for cs in columns]  # a set: a torus repeats
         return reach[d]
 
-    place = [0] * n
-    taken = [[0] * n for _ in range(n + 1)]  # taken[r][r']: columns of row r' ruled out by rows < r
-    avail = [0] * n
+    place = [0] * m
+    taken = [[0] * m for _ in range(m + 1)]  # taken[r][r']: columns of row r' ruled out by rows < r
+    avail = [0] * m
     avail[0] = masks[0]
     r = nodes = found = 0
     stats["nodes"] = 0
@@ -59,12 +59,12 @@ def any_piece(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> It
             nodes += 1
             if nodes % CHECK_EVERY == 0:
                 deadline.check(found)
-            if r == n - 1:
+            if r == m - 1:
                 found += 1
                 yield tuple(place)
                 continue
             above, below = taken[r], taken[r + 1]
-            for r2 in range(r + 1, n):
+            for r2 in range(r + 1, m):
                 below[r2] = above[r2] | bit | reached(r2 - r)[c]
             r += 1
             avail[r] = masks[r] & ~below[r]

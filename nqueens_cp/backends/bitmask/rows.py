@@ -1,5 +1,7 @@
-"""The compiled row search driven from Python: batches of solutions in lexicographic order, in
-bounded slices so the deadline and Ctrl-C are seen between compiled calls."""
+"""The compiled row searches driven from Python: batches of solutions in lexicographic order (or
+a count), in bounded slices so the deadline and Ctrl-C are seen between compiled calls. The
+specialised kernel serves rooks, queens and superqueens on square boards; the generic one
+(`anykernel`) every other piece and shape."""
 
 from __future__ import annotations
 
@@ -47,3 +49,50 @@ def enumerate_arrays(
                 deadline.check(found)
     finally:
         stats["nodes"] = stats.get("nodes", 0) + int(st[2])
+
+
+def enumerate_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[np.ndarray]:
+    """`enumerate_arrays` for any piece and board shape, from the generic kernel."""
+    from . import anykernel as k
+
+    masks = masks_array(problem)
+    reach = k.reach_table(problem)
+    state = k.new_state(masks)
+    st = state[-1]
+    batch = 1
+    out = np.empty((batch, problem.rows), dtype=np.int16)
+    found = 0
+    try:
+        while not st[1]:
+            if out.shape[0] != batch:
+                out = np.empty((batch, problem.rows), dtype=np.int16)
+            got = k.search(masks, reach, *state, out, SLICE_NODES)
+            if got:
+                found += got
+                yield out[:got]
+                batch = min(batch * 2, MAX_BATCH)
+            if not st[1]:
+                deadline.check(found)
+    finally:
+        stats["nodes"] = stats.get("nodes", 0) + int(st[2])
+
+
+def count_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> int:
+    """The number of solutions of any piece and board shape, from the generic kernel counting in
+    slices; raises Unknown (with the count so far) at the deadline."""
+    from . import anykernel as k
+
+    masks = masks_array(problem)
+    reach = k.reach_table(problem)
+    state = k.new_state(masks)
+    st = state[-1]
+    nothing = np.empty((0, problem.rows), dtype=np.int16)
+    found = 0
+    try:
+        while not st[1]:
+            found += int(k.search(masks, reach, *state, nothing, SLICE_NODES))
+            if not st[1]:
+                deadline.check(found)
+    finally:
+        stats["nodes"] = stats.get("nodes", 0) + int(st[2])
+    return found
