@@ -252,7 +252,8 @@ def test_default_backends_leave_out_one_whose_package_is_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, "pysat", None)  # import now fails
     r = run("verify", 6)
     assert r.exit_code == 0, r.output
-    assert [x.split(":")[0] for x in r.stdout.splitlines()[:-1]] == ["bitmask", "cpsat", "constraint"]
+    names = [x.split(":")[0] for x in r.stdout.splitlines()[:-1]]
+    assert names[:3] == ["bitmask", "cpsat", "constraint"] and "sat" not in names  # minizinc, clingo where installed
     r = run("compare", "--n", "5", "--json")
     assert r.exit_code == 0 and "sat" not in {json.loads(x).get("backend") for x in r.stdout.splitlines()[:-1]}
     r = run("count", 6, "-b", "sat")

@@ -38,7 +38,7 @@ def test_a_solver_binary_decides_and_counts_like_the_others(binary):
         ("cmd:no-such-solver {cnf}", 2, "not found"),
         ("cmd:echo hello", 2, "no SAT-competition answer"),
         ("cmd:sh -c 'echo s SATISFIABLE; echo v 1 2 3 0'", 2, "no placement"),
-        ("cmd:sh -c 'sleep 60'", 3, "time limit"),
+        ("cmd:sh -c 'sleep 60.0417'", 3, "time limit"),
     ],
 )
 def test_a_bad_binary_is_one_line_and_leaves_no_process(command, code, says):
@@ -53,5 +53,6 @@ def test_a_bad_binary_is_one_line_and_leaves_no_process(command, code, says):
     err = proc.stderr.decode().strip()
     assert proc.returncode == code and says in err and len(err.splitlines()) == 1, err
     assert time.monotonic() - start < 15
-    left = subprocess.run(["pgrep", "-f", "sleep 60"], capture_output=True)
+    # a duration of its own: another "sleep 60" on the machine is not ours
+    left = subprocess.run(["pgrep", "-f", "sleep 60.0417"], capture_output=True)
     assert left.returncode != 0, "the binary outlived the run"

@@ -29,7 +29,7 @@ from .base import (
     counted,
 )
 
-BACKENDS: tuple[str, ...] = ("bitmask", "cpsat", "constraint", "sat")
+BACKENDS: tuple[str, ...] = ("bitmask", "cpsat", "constraint", "sat", "minizinc", "clingo")
 
 #: The backend used when none is named: our own engine.
 DEFAULT_BACKEND = BACKENDS[0]

@@ -14,7 +14,17 @@ import typer
 from ..backends import available_backends, backend_class
 from ..model.problem import Problem
 from .app import EXIT_DISAGREE, UserError, app
-from .options import PieceOpt, ProblemSpec, RowsOpt, SatSolverOpt, TorusOpt, backend_names, int_list, size_range
+from .options import (
+    MznSolverOpt,
+    PieceOpt,
+    ProblemSpec,
+    RowsOpt,
+    SatSolverOpt,
+    TorusOpt,
+    backend_names,
+    int_list,
+    size_range,
+)
 from .output import echo, output
 
 
@@ -47,6 +57,7 @@ def compare(
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Runs side by side, one worker process each.")] = 1,
     sat_solver: SatSolverOpt = None,
+    mzn_solver: MznSolverOpt = None,
     target: Annotated[
         Path | None, typer.Option("--output", "-o", help="Stream one row per run to FILE.csv or FILE.jsonl.")
     ] = None,
@@ -111,7 +122,7 @@ def compare(
             echo(json.dumps(row.as_dict()))
         live.add(row)
 
-    options = {"sat_solver": sat_solver} if sat_solver else {}
+    options = {k: v for k, v in (("sat_solver", sat_solver), ("mzn_solver", mzn_solver)) if v}
     try:
         with live.running():
             rows = c.compare(
@@ -154,7 +165,6 @@ def compare(
         first = f"{bad[0].instance} {bad[0].backend}: {bad[0].check}"
         sys.stderr.write(f"nqueens: {len(bad)} wrong answer(s), the first: {first}\n")
         raise typer.Exit(EXIT_DISAGREE)
-
 
 
 generate_app = typer.Typer(help="Write benchmark instances.", no_args_is_help=True, rich_markup_mode=None)

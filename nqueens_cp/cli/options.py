@@ -56,6 +56,10 @@ SatSolverOpt = Annotated[
         "or a solver binary: cmd:\"cadical -q {cnf}\".",
     ),
 ]
+MznSolverOpt = Annotated[
+    str | None,
+    typer.Option("--mzn-solver", help="For -b minizinc: a solver MiniZinc lists (default gecode)."),
+]
 OneBasedOpt = Annotated[bool, typer.Option("--one-based", help="Columns are counted from 1.")]
 
 

@@ -18,6 +18,7 @@ from .options import (
     PROBLEM,
     BackendOpt,
     JsonOpt,
+    MznSolverOpt,
     NArg,
     ProblemSpec,
     SatSolverOpt,
@@ -59,6 +60,7 @@ def solve(
     time_limit: TimeOpt = None,
     unique: Annotated[bool, typer.Option("--unique", help="One solution per symmetry class.")] = False,
     sat_solver: SatSolverOpt = None,
+    mzn_solver: MznSolverOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the solutions, streamed. On a time limit, those found are written, then exit 3."""
@@ -67,7 +69,7 @@ def solve(
     fmt = "json" if as_json else output_format(fmt, False, FORMATS, "boards")
     p = spec.problem(n)
     start = time.perf_counter()
-    b, plan = prepare(p, backend, "solve", verbose, time_limit=time_limit, sat_solver=sat_solver)
+    b, plan = prepare(p, backend, "solve", verbose, time_limit=time_limit, sat_solver=sat_solver, mzn_solver=mzn_solver)
     stats: dict[str, int] = {}
     if unique:
         from ..model.symmetry import canonical, problem_symmetries
@@ -144,6 +146,7 @@ def count(
         bool, typer.Option("--check", help="With --checkpoint: re-check and re-sum a finished checkpoint, run nothing.")
     ] = False,
     sat_solver: SatSolverOpt = None,
+    mzn_solver: MznSolverOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the number of solutions; exit 3 when a limit is reached (with the count so far as a
@@ -157,7 +160,9 @@ def count(
     if check and checkpoint is None:
         raise UserError("--check goes with --checkpoint FILE")
     if partitioned:
-        b, _ = prepare(p, backend, "count", verbose, sat_solver=sat_solver)  # refused, not dropped
+        b, _ = prepare(
+            p, backend, "count", verbose, sat_solver=sat_solver, mzn_solver=mzn_solver
+        )  # refused, not dropped
         if not b.capabilities.partition:
             raise UserError(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
         if unique or time_limit is not None:
@@ -177,7 +182,16 @@ def count(
         outcome = Outcome(Status.SOLVED if total else Status.NO_SOLUTION, count=total)
         rec = record(p, b, plan, outcome, start) | {"count": total}
     elif unique:
-        b, plan = prepare(p, backend, "unique", verbose, time_limit=time_limit, workers=workers, sat_solver=sat_solver)
+        b, plan = prepare(
+            p,
+            backend,
+            "unique",
+            verbose,
+            time_limit=time_limit,
+            workers=workers,
+            sat_solver=sat_solver,
+            mzn_solver=mzn_solver,
+        )
         classes = b.count_classes(p)
         rec = record(p, b, plan, None, start, classes.stats) | {
             "status": "solved",
@@ -199,6 +213,7 @@ def count(
                 time_limit=time_limit,
                 workers=workers,
                 sat_solver=sat_solver,
+                mzn_solver=mzn_solver,
                 progress=bar if bar and "progress" in backend_class(backend).capabilities.options else None,
             )
             outcome = b.count(p)
@@ -229,6 +244,7 @@ def first(
         bool, typer.Option("--lexicographic", help="The lexicographically first solution (a search; may be slow).")
     ] = False,
     sat_solver: SatSolverOpt = None,
+    mzn_solver: MznSolverOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Find one solution and draw it, or say there is none (exit 3 when unknown)."""
@@ -246,6 +262,7 @@ def first(
         workers=workers,
         lexicographic=lexicographic,
         sat_solver=sat_solver,
+        mzn_solver=mzn_solver,
     )
     outcome = b.first(p)
     sol = outcome.solution

@@ -8,9 +8,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import queue
 import signal
 import subprocess
-from collections.abc import Callable, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
 from .parallel import die_with_parent
@@ -49,3 +52,57 @@ def run_group(
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)  # its children too, whatever happened
         proc.wait()
+
+
+def lines_of(
+    args: Sequence[str],
+    stderr: IO[bytes] | int = subprocess.DEVNULL,
+    poll: Callable[[], None] | None = None,
+) -> Iterator[bytes]:
+    """The program's output lines as it prints them (a solver streaming its solutions), run as
+    `run_group` runs a program. A reader thread hands the lines over, so the caller's `poll` is
+    called every POLL_SECONDS, whether the program is silent or streaming, and a stop (the poll raising, Ctrl-C,
+    the caller closing the generator) kills the program's group at once. The exit code is
+    returned as the generator's value."""
+    proc = subprocess.Popen(
+        list(args),
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=functools.partial(die_with_parent, os.getpid()),
+    )
+    lines: queue.Queue[bytes | None] = queue.Queue(maxsize=1024)  # bounded: a flood waits for us
+    stdout = proc.stdout
+    assert stdout is not None
+
+    def read() -> None:
+        with contextlib.suppress(ValueError, OSError):  # the pipe closed under it: the run is over
+            for line in stdout:
+                lines.put(line)
+        lines.put(None)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    polled = time.monotonic()
+    try:
+        while True:
+            try:
+                line = lines.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                line = b""
+            if poll is not None and (not line or time.monotonic() - polled >= POLL_SECONDS):
+                poll()  # while it is silent, and while lines keep coming
+                polled = time.monotonic()
+            if line is None:
+                return proc.wait()
+            if line:
+                yield line
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        while reader.is_alive():  # the reader may wait on a full queue: drain it so it ends
+            with contextlib.suppress(queue.Empty):
+                lines.get(timeout=POLL_SECONDS)
+        stdout.close()

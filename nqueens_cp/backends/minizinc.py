@@ -1,0 +1,145 @@
+"""The minizinc backend: the exported MiniZinc model (io/data/nqueens.mzn with the board's data
+file) solved by MiniZinc's own driver and any solver it lists (`mzn_solver`, Gecode by default).
+
+MiniZinc is a program, not a Python package: `apt-get install minizinc` brings MiniZinc 2.6.4
+with Gecode 6.2.0 on Debian. The driver runs in its own process group with a parent-death
+signal (`run.programs.lines_of`) and streams its solutions as JSON lines (`--json-stream`);
+each is handed on as it arrives and checked by the caller like any backend's. A time limit
+goes to MiniZinc (`--time-limit`) and is enforced here too: past it the group is killed.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..io.minizinc import data_text, model_text
+from ..model.problem import Problem, Solution
+from ..run.programs import lines_of
+from .base import Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, counted, first_of
+
+DEFAULT_SOLVER = "gecode"
+
+#: MiniZinc's statuses that say the search went to its end (with --all-solutions) or proved
+#: there is nothing; any other end of the stream (a limit, a crash) leaves the answer unknown.
+COMPLETE = {"ALL_SOLUTIONS", "OPTIMAL_SOLUTION", "UNSATISFIABLE"}
+
+#: The largest board modelled: the data file lists forbidden offsets per row distance.
+MAX_N = 1000
+
+
+#: Solvers MiniZinc may list that cannot run a search here: Gist is Gecode's interactive
+#: search-tree window, which waits for a user.
+INTERACTIVE = {"org.gecode.gist"}
+
+
+@functools.cache
+def solvers() -> dict[str, str]:
+    """The solvers that run here, by id and short name (lower case) -> the id to run. MiniZinc
+    also lists commercial MIP solvers whose libraries it has not found ("<unknown version>"):
+    they are left out, so the list names only what works."""
+    try:
+        out = subprocess.run(["minizinc", "--solvers-json"], capture_output=True, timeout=30, check=True).stdout
+        listed = json.loads(out)
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        raise BackendError(f"minizinc: cannot list its solvers ({exc})") from None
+    known: dict[str, str] = {}
+    for s in listed:
+        ident = str(s.get("id", ""))
+        if ident in INTERACTIVE or "unknown" in str(s.get("version", "unknown")):
+            continue
+        for name in (ident, ident.rsplit(".", 1)[-1]):
+            known.setdefault(name.lower(), ident)
+    return known
+
+
+class MiniZincBackend(Backend):
+    """Options: `mzn_solver`, a solver MiniZinc lists (default gecode); `time_limit` in seconds."""
+
+    capabilities = Capabilities(options=frozenset({"time_limit", "mzn_solver"}), max_n=MAX_N)
+
+    @classmethod
+    def missing(cls) -> str | None:
+        if shutil.which("minizinc") is None:
+            return "the minizinc backend needs MiniZinc: apt-get install minizinc (Debian; or minizinc.org)"
+        return None
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        given = options.get("mzn_solver")
+        self.solver_name = DEFAULT_SOLVER if given is None else str(given)
+
+    def _plan(self, problem: Problem, task: Task) -> Plan:
+        why = self.missing()
+        if why:
+            raise BackendError(why)
+        known = solvers()
+        if self.solver_name.lower() not in known:
+            names = sorted({k for k in known if "." not in k})
+            raise BackendError(f"minizinc: no solver {self.solver_name!r} here (known: {', '.join(names)})")
+        return Plan(task, f"minizinc-{self.solver_name}", f"the exported MiniZinc model, solved by {self.solver_name}")
+
+    def _run(self, problem: Problem, every: bool, stats: Stats) -> Iterator[Solution]:
+        """The solutions MiniZinc prints (all of them, or the first), each as it arrives; raises
+        Unknown when the run ends without MiniZinc saying the search is complete."""
+        deadline = self.deadline()
+        solver = solvers()[self.solver_name.lower()]
+        found = 0
+        with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as tmp:
+            model, data = Path(tmp) / "nqueens.mzn", Path(tmp) / "nqueens.dzn"
+            model.write_text(model_text())
+            data.write_text(data_text(problem))
+            args = ["minizinc", "--solver", solver, "--json-stream", "--output-mode", "json"]
+            if every:
+                args.append("--all-solutions")
+            left = deadline.left()
+            if left is not None:  # a second over ours, so that ours (the kill) decides the stop
+                args += ["--time-limit", str(int(left * 1000) + 1000)]
+            errors = Path(tmp) / "stderr"
+            status = None
+            poll = lambda: deadline.check(stats.get("solutions", 0))  # noqa: E731
+            with errors.open("wb") as err:
+                for line in lines_of([*args, str(model), str(data)], err, poll=poll):
+                    message = _message(line)
+                    kind = message.get("type")
+                    if kind == "solution":
+                        found += 1
+                        stats["solutions"] = found
+                        yield tuple(c - 1 for c in message["output"]["json"]["q"])  # MiniZinc counts from 1
+                    elif kind == "status":
+                        status = message.get("status")
+                    elif kind == "error":
+                        raise BackendError(f"minizinc: {message.get('message', message)}"[:300])
+            deadline.check(found)  # MiniZinc's own limit ended it: unknown, like ours
+            if status in COMPLETE or (not every and found):
+                return
+            said = errors.read_text(errors="replace").strip().splitlines()
+            raise BackendError(f"minizinc ended without an answer: {said[-1][:200] if said else 'it printed nothing'}")
+
+    def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
+        return self._run(problem, True, stats)
+
+    def _first(self, problem: Problem, plan: Plan) -> Outcome:
+        stats: Stats = {}
+        return first_of(self._run(problem, False, stats), stats)
+
+    def _count(self, problem: Problem, plan: Plan) -> Outcome:
+        stats: Stats = {}
+        return counted((1 for _ in self._run(problem, True, stats)), stats)
+
+
+def _message(line: bytes) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return {}  # a blank line between messages, or text of no interest
+    return message if isinstance(message, dict) else {}
+
+
+BACKEND = MiniZincBackend
