@@ -3,9 +3,11 @@ instances to run them on."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -68,9 +70,15 @@ def compare(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Cactus plot (and, for two backends, a scatter plot): .png or .svg.")
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write the report as one self-contained web page (kept current while it runs)."),
+    ] = None,
 ) -> None:
     """Run backends side by side over instances with hard limits; check every answer (exit 1 on a wrong one)."""
     from ..bench import compare as c
+    from ..bench.html import RunSet
+    from ..bench.html import settings as report_settings
     from ..bench.plots import PLOT_SUFFIXES, pyplot
     from ..bench.report import RUNS_SHOWN, Live, runs_table, summary_table
     from ..bench.results import ResultsFile, Row, summarize
@@ -94,6 +102,9 @@ def compare(
         if not folder.is_dir() or not os.access(folder, os.W_OK) or plot.is_dir():
             raise UserError(f"cannot write {plot}: its folder is missing or not writable")
         pyplot()
+    if html is not None:
+        writable(html, (".html", ".htm"), "--html")
+    started = time.time()
     instances: list[c.Instance] = []
     if ns:
         boards = (Problem(k, piece, torus=torus, rows=rows) for k in size_range(ns))
@@ -114,6 +125,10 @@ def compare(
         made = ", ".join("none" if x == "None" else f"{float(x):g}" for x in limits)
         raise UserError(f"{target} was run with --time-limit {made}, not {given}: resume it with the same limit")
     live = Live(names, time_limit, len(instances) * len(names), enabled=sys.stderr.isatty() and not as_json)
+    about = functools.partial(report_settings, task, time_limit, memory_limit, jobs, names, started)
+    if target is not None:
+        write_settings(target, about())
+    last_page = [time.monotonic()]
 
     def record(row: Row) -> None:
         if results is not None:
@@ -121,6 +136,9 @@ def compare(
         if as_json:
             echo(json.dumps(row.as_dict()))
         live.add(row)
+        if html is not None and time.monotonic() - last_page[0] >= HTML_EVERY:
+            write_page(html, [RunSet(str(target or "this run"), [*previous, *live.rows], about())])
+            last_page[0] = time.monotonic()
 
     options = {k: v for k, v in (("sat_solver", sat_solver), ("mzn_solver", mzn_solver)) if v}
     try:
@@ -160,11 +178,75 @@ def compare(
         from ..bench.plots import plot as draw_plot
 
         draw_plot(everything, names, time_limit, plot)
+    finished = about(time.time())
+    if target is not None:
+        write_settings(target, finished)
+    if html is not None:
+        write_page(html, [RunSet(str(target or "this run"), everything, finished)])
     bad = c.wrong(everything)
     if bad:
         first = f"{bad[0].instance} {bad[0].backend}: {bad[0].check}"
         sys.stderr.write(f"nqueens: {len(bad)} wrong answer(s), the first: {first}\n")
         raise typer.Exit(EXIT_DISAGREE)
+
+
+#: A running comparison rewrites its --html page at most this often (seconds).
+HTML_EVERY = 3.0
+
+
+def writable(path: Path, suffixes: tuple[str, ...], flag: str) -> None:
+    """Refuse, before any work, an output the run could not write at its end."""
+    if path.suffix.lower() not in suffixes:
+        raise UserError(f"{flag} writes {' or '.join(suffixes)}, not {path.suffix or 'no extension'!r}")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir() or not os.access(folder, os.W_OK) or path.is_dir():
+        raise UserError(f"cannot write {path}: its folder is missing or not writable")
+
+
+def settings_path(results: Path) -> Path:
+    """Where `compare -o FILE` keeps the run's settings (a report of FILE shows them)."""
+    return results.with_name(results.name + ".settings.json")
+
+
+def write_settings(results: Path, about: dict) -> None:
+    from ..run.files import replacing
+
+    with replacing(settings_path(results)) as (out, _):
+        out.write(json.dumps(about, indent=1).encode())
+
+
+def write_page(path: Path, sets: list) -> None:
+    from ..bench.html import page
+    from ..run.files import replacing
+
+    with replacing(path) as (out, _):
+        out.write(page(sets).encode())
+
+
+@app.command()
+def report(
+    runs: Annotated[list[Path], typer.Argument(metavar="RUNS", help="Results files of compare -o (.csv or .jsonl).")],
+    html: Annotated[Path, typer.Option("--html", help="The web page to write.")],
+) -> None:
+    """Render saved comparison runs as one web page; several files side by side, rows matched by instance, backend."""
+    from ..bench.html import RunSet
+    from ..bench.results import read_rows
+
+    writable(html, (".html", ".htm"), "--html")
+    sets = []
+    for path in runs:
+        about = {}
+        meta = settings_path(path)
+        if meta.exists():
+            try:
+                about = json.loads(meta.read_text())
+            except (OSError, ValueError) as exc:
+                raise UserError(f"cannot read {meta}: {exc}") from None
+        sets.append(RunSet(str(path), read_rows(path), about if isinstance(about, dict) else {}))
+    if len({s.name for s in sets}) < len(sets):
+        raise UserError("a results file is given twice")
+    write_page(html, sets)
+    echo(f"wrote {html}: {sum(len(s.rows) for s in sets)} runs from {len(sets)} file(s)")
 
 
 generate_app = typer.Typer(help="Write benchmark instances.", no_args_is_help=True, rich_markup_mode=None)

@@ -1,0 +1,88 @@
+"""Any piece: the generic compiled search against the queen kernel, as ratios measured in one run.
+
+    python benchmarks/bench_pieces.py            # n = 13, best of 3
+    python benchmarks/bench_pieces.py --n 12 --repeat 5
+
+Nodes per second on one worker, for the pieces the issue names (RN, RNN, QNN, RF, a one-way
+line) counted by the generic kernel (`count --json` reports the nodes), and for the queen's
+specialised row kernel. The queen kernel counts no nodes of its own (it is the hot loop), so its
+nodes are those of the same search tree as the generic kernel walks it on the queen: the same
+rows in the same order, the same squares ruled out; both count the placements of the last row
+alike. Also: the CP-SAT model of each piece built at n = 50 (milliseconds), and the generic
+kernel on the queen itself (what a piece costs over the queen's own kernel, tree for tree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import nqueens_cp as nq
+from nqueens_cp import Problem
+from nqueens_cp.backends import get_backend
+
+PIECES = ("RN", "RNN", "QNN", "RF", "Rline(1,-1)")
+
+
+def best(fn, repeat: int) -> tuple[float, object]:
+    times, out = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), out
+
+
+def generic_count(p: Problem) -> tuple[int, int]:
+    """(count, nodes) from the generic kernel (the planner's choice for these pieces)."""
+    from nqueens_cp.backends.base import Deadline
+    from nqueens_cp.backends.bitmask.rows import count_any
+
+    stats: dict[str, int] = {}
+    return count_any(p, Deadline("bench", None), stats), stats["nodes"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=13)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    n = args.n
+
+    from nqueens_cp.backends.bitmask import rowkernels as k
+    from nqueens_cp.backends.bitmask.split import masks_array
+    from nqueens_cp.backends.watch import NEVER
+
+    queen = Problem(n)
+    masks = masks_array(queen)
+    zero = np.uint64(0)
+    k.count_queens(masks, 0, zero, zero, zero, NEVER)  # compiled before the clock starts
+    generic_count(Problem(6, "RN"))
+    t_queen, count = best(lambda: int(k.count_queens(masks, 0, zero, zero, zero, NEVER)), args.repeat)
+    t_generic_queen, (count2, nodes) = best(lambda: generic_count(queen), args.repeat)
+    assert count == count2 == nq.count(queen), (count, count2)
+    queen_rate = nodes / t_queen
+    print(f"n = {n}, one worker, best of {args.repeat}")
+    print(f"{'piece':<14}{'count':>14}{'nodes':>16}{'seconds':>10}{'M nodes/s':>11}{'/ queen kernel':>16}")
+    print(f"{'Q (kernel)':<14}{count:>14,}{nodes:>16,}{t_queen:>10.3f}{queen_rate / 1e6:>11.1f}{1:>16.2f}")
+    rate, t = nodes / t_generic_queen, t_generic_queen
+    print(f"{'Q (generic)':<14}{count:>14,}{nodes:>16,}{t:>10.3f}{rate / 1e6:>11.1f}{rate / queen_rate:>16.2f}")
+    for piece in PIECES:
+        p = Problem(n, piece)
+        seconds, (c, nodes) = best(lambda p=p: generic_count(p), args.repeat)
+        assert c == get_backend("bitmask", workers=1).count(p).count
+        rate = nodes / seconds
+        print(f"{piece:<14}{c:>14,}{nodes:>16,}{seconds:>10.3f}{rate / 1e6:>11.1f}{rate / queen_rate:>16.2f}")
+
+    from nqueens_cp.backends.cpsat import build_model
+
+    print("\nCP-SAT model built at n = 50 (ms, best of 3)")
+    for piece in ("queen", *PIECES):
+        seconds, _ = best(lambda piece=piece: build_model(Problem(50, piece)), 3)
+        print(f"{piece:<14}{seconds * 1000:>8.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""A comparison as one self-contained web page, after BenchExec's table-generator: the summary
+per backend, the table of runs (sortable, filterable, wrong answers first), the cactus plot and
+a scatter plot of any two backends, and the run's settings.
+
+Everything is inline (styles, the script, the data as JSON), with no library and no network:
+the page opens from disk anywhere and can be mailed. Several results files side by side are
+several *sets*: each backend of each set is a *series*, and the table gives each set a group of
+columns, its rows matched by instance and backend. The script (data/report.js) and the styles
+(data/report.css) are plain files beside this module, read when a page is written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from .results import DECIDED, Row, is_wrong, summarize
+
+#: Packages whose versions a report names (those installed).
+PACKAGES = ("nqueens_cp", "ortools", "python-sat", "python-constraint2", "numba", "clingo", "numpy")
+
+#: Answers longer than this (a first solution of a large board) are cut in the page.
+ANSWER_CHARS = 80
+
+
+@dataclass
+class RunSet:
+    """One results file (or the run in progress): its name, its rows and its settings."""
+
+    name: str
+    rows: list[Row]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def machine() -> dict[str, Any]:
+    """The machine and software a run was made on, as a report names them."""
+    cpu = platform.processor() or platform.machine()
+    memory = None
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                memory = f"{int(line.split()[1]) / 2**20:.1f} GiB"
+                break
+    except OSError:
+        pass
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory": memory,
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "packages": versions,
+    }
+
+
+def settings(
+    task: str,
+    time_limit: float | None,
+    memory_limit: int | None,
+    jobs: int,
+    backends: list[str],
+    started: float,
+    ended: float | None = None,
+) -> dict[str, Any]:
+    """A run's settings as the report shows them (and as `compare -o F` keeps them beside F)."""
+
+    def stamp(t: float | None) -> str | None:
+        return None if t is None else time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(t))
+
+    return {
+        "command": " ".join(["nqueens", *sys.argv[1:]]),
+        "task": task,
+        "time limit (s)": time_limit,
+        "memory limit (MB)": memory_limit,
+        "jobs": jobs,
+        "backends": backends,
+        "started": stamp(started),
+        "ended": stamp(ended) or "still running",
+        **machine(),
+    }
+
+
+def _row(row: Row) -> dict[str, Any]:
+    answer = row.answer
+    if isinstance(answer, list):
+        answer = json.dumps(answer)
+        if len(answer) > ANSWER_CHARS:
+            answer = answer[: ANSWER_CHARS - 1] + "…"
+    return {
+        "instance": row.instance,
+        "n": row.n,
+        "piece": row.piece,
+        "backend": row.backend,
+        "task": row.task,
+        "status": row.status,
+        "reason": row.reason,
+        "check": row.check,
+        "wrong": is_wrong(row),
+        "solved": row.status in DECIDED and not is_wrong(row),  # what the summary counts as solved
+        "answer": answer,
+        "seconds": row.seconds,
+        "cpu": row.cpu_seconds,
+        "mem": row.peak_mb,
+        "nodes": row.nodes,
+    }
+
+
+def page(sets: list[RunSet], title: str = "nqueens compare") -> str:
+    """The report of `sets` as one HTML document."""
+    data = []
+    for s in sets:
+        backends = list(dict.fromkeys(r.backend for r in s.rows))
+        limit = s.settings.get("time limit (s)")
+        if limit is None:
+            limits = {r.time_limit for r in s.rows if r.time_limit is not None}
+            limit = limits.pop() if len(limits) == 1 else None
+        data.append(
+            {
+                "name": s.name,
+                "limit": limit,
+                "settings": s.settings,
+                "summary": [x.as_dict() for x in summarize(s.rows, backends, limit)],
+                "rows": [_row(r) for r in s.rows],
+            }
+        )
+    here = files("nqueens_cp.bench").joinpath("data")
+    script = here.joinpath("report.js").read_text()
+    style = here.joinpath("report.css").read_text()
+    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")  # no early </script>
+    runs = sum(len(s.rows) for s in sets)
+    heading = f"{title}: {runs} runs" + (f" in {len(sets)} sets" if len(sets) > 1 else "")
+    return _TEMPLATE.format(title=_escape(heading), style=style, data=payload, script=script)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+{style}
+</style>
+</head>
+<body>
+<h1>{title}</h1>
+<section id="summary"><h2>Summary</h2><div id="summary-tables"></div></section>
+<section id="plots">
+<h2>Plots</h2>
+<div class="plots">
+<figure><figcaption>Cactus plot: the k-th fastest solved run of each backend (log time)</figcaption>
+<svg id="cactus" width="560" height="360" role="img" aria-label="cactus plot"></svg></figure>
+<figure><figcaption>Scatter plot (log-log): x <select id="scatter-x"></select> y <select id="scatter-y"></select>
+</figcaption><svg id="scatter" width="400" height="400" role="img" aria-label="scatter plot"></svg></figure>
+</div>
+<div id="tooltip" role="tooltip" hidden></div>
+</section>
+<section id="runs">
+<h2>Runs</h2>
+<div class="controls">
+<label>backend <select id="filter-backend"><option value="">all</option></select></label>
+<label>status <select id="filter-status"><option value="">all</option></select></label>
+<label>search <input id="filter-text" type="search" placeholder="instance, answer, check…"></label>
+<span id="shown"></span>
+</div>
+<table id="runs-table"><thead></thead><tbody></tbody></table>
+</section>
+<section id="settings"><h2>Settings</h2><div id="settings-lists"></div></section>
+<script type="application/json" id="report-data">{data}</script>
+<script>
+{script}
+</script>
+</body>
+</html>
+"""

@@ -1,0 +1,183 @@
+"""The comparison report as a web page, opened in a real browser (headless Chromium driven by
+selenium): rows, sorting, filters, the scatter plot's hover, wrong answers first, several
+result sets side by side, and no error in the browser's console. The browser tests skip where
+Chromium or its driver is missing (apt-get install chromium chromium-driver)."""
+
+import csv
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from nqueens_cp.bench.html import RunSet, page
+from nqueens_cp.bench.results import Row
+from tests.conftest import run
+
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+
+def _missing() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[test]')"
+    if not (BROWSER and DRIVER):
+        return "Chromium and its driver are not installed (apt-get install chromium chromium-driver)"
+    return None
+
+
+browser_test = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> Path:
+    """A real comparison's results, with one answer made wrong and flagged as compare flags it."""
+    folder = tmp_path_factory.mktemp("report")
+    out = folder / "runs.csv"
+    r = run("compare", "--n", "4..9", "--backends", "bitmask,cpsat,sat", "--time-limit", 20, "-o", out)
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 18
+    rows[7]["answer"], rows[7]["check"] = "41", "disagree: bitmask gave another count"
+    with out.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if _missing():
+        pytest.skip(_missing())
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = BROWSER
+    flags = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1800")
+    for flag in flags:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def _open(browser, path: Path):
+    from selenium.webdriver.common.by import By
+
+    browser.get(path.resolve().as_uri())
+    return lambda css: browser.find_elements(By.CSS_SELECTOR, css)
+
+
+def _errors(browser) -> list[str]:
+    return [e["message"] for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+
+
+@browser_test
+@pytest.mark.timeout(120)
+def test_the_report_lists_sorts_and_filters_the_runs(runs, browser, tmp_path):
+    from selenium.webdriver.support.ui import Select
+
+    html = tmp_path / "report.html"
+    assert run("report", runs, "--html", html).exit_code == 0
+    find = _open(browser, html)
+    lines = find("#runs-table tbody tr.run")
+    assert len(lines) == 18
+    first = lines[0]
+    assert "wrong" in first.get_attribute("class") and "disagree" in first.text  # wrong answers first
+
+    header = next(th for th in find("#runs-table thead th") if th.text.strip() == "seconds")
+    column = [th.text.strip() for th in find("#runs-table thead th")].index("seconds")
+
+    def times() -> list[float]:
+        return [float(tr.find_elements("css selector", "td")[column].text) for tr in find("#runs-table tbody tr.run")]
+
+    header.click()
+    assert times() == sorted(times()) and len(times()) == 18
+    header.click()
+    assert times() == sorted(times(), reverse=True)
+
+    Select(find("#filter-backend")[0]).select_by_value("cpsat")
+    shown = find("#runs-table tbody tr.run")
+    assert len(shown) == 6 and all(" cpsat " in f" {tr.text} " for tr in shown)
+    assert find("#shown")[0].text == "6 of 18 shown"
+    Select(find("#filter-backend")[0]).select_by_value("")
+    Select(find("#filter-status")[0]).select_by_value("wrong")
+    assert len(find("#runs-table tbody tr.run")) == 1
+    Select(find("#filter-status")[0]).select_by_value("")
+    find("#filter-text")[0].send_keys("queen-9")
+    assert len(find("#runs-table tbody tr.run")) == 3
+
+    summary = find("#summary-tables table tbody tr")
+    assert [tr.text.split()[0] for tr in summary] == ["bitmask", "cpsat", "sat"]
+    assert "Time limit 20" in find("#summary")[0].text
+    assert "command" in find("#settings")[0].text and "cpu" in find("#settings")[0].text
+    assert _errors(browser) == []
+
+
+@browser_test
+@pytest.mark.timeout(120)
+def test_hovering_a_scatter_point_names_its_instance_and_both_times(runs, browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.ui import Select
+
+    html = tmp_path / "report.html"
+    run("report", runs, "--html", html)
+    find = _open(browser, html)
+    Select(find("#scatter-y")[0]).select_by_visible_text("sat")
+    points = find("#scatter circle.point")
+    assert len(points) == 6  # the instances both backends ran
+    ActionChains(browser).move_to_element(points[-1]).perform()
+    tip = find("#tooltip")[0]
+    assert tip.is_displayed()
+    instance = points[-1].get_attribute("data-instance")
+    assert instance.startswith("queen-") and re.search(rf"{instance}: bitmask [\d.e-]+ s, sat [\d.e-]+ s", tip.text)
+    assert len(find("#cactus polyline")) == 3 and len(find("#plots ul.legend li")) == 3
+    assert _errors(browser) == []
+
+
+@browser_test
+@pytest.mark.timeout(120)
+def test_several_result_sets_side_by_side(runs, browser, tmp_path):
+    other = tmp_path / "other.jsonl"
+    assert run("compare", "--n", "6..9", "--backends", "bitmask,cpsat", "-o", other).exit_code == 0
+    html = tmp_path / "both.html"
+    assert run("report", runs, other, "--html", html).exit_code == 0
+    find = _open(browser, html)
+    groups = [th.text for th in find("#runs-table thead th.group")]
+    assert groups == [str(runs), str(other)]
+    lines = find("#runs-table tbody tr.run")
+    assert len(lines) == 18  # matched by instance and backend: the second set adds no row
+    assert len(find("#summary-tables table")) == 2
+    assert _errors(browser) == []
+
+
+def test_the_page_is_self_contained_and_small():
+    rows = [
+        Row(f"blocked-{i:04d}.param", 30 + i % 20, "queen", False, b, "first", "solved", None, "ok",
+            list(range(30 + i % 20)), None, 0.001 * (i + 1), 0.001 * i, 110.0, 1000 + i, None, 10.0)
+        for i in range(500)
+        for b in ("bitmask", "cpsat")
+    ]
+    text = page([RunSet("runs.csv", rows, {"task": "first"})])
+    assert len(text.encode()) < 2_000_000  # 1,000 runs
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", text), "the page fetches something"
+    assert "<script src" not in text and "<link" not in text
+    data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', text, re.S)[1])
+    assert len(data[0]["rows"]) == 1000
+
+
+def test_compare_keeps_the_page_and_the_settings(tmp_path):
+    html, out = tmp_path / "r.html", tmp_path / "r.csv"
+    r = run("compare", "--n", "5..6", "--backends", "bitmask", "-o", out, "--html", html)
+    assert r.exit_code == 0 and html.exists()
+    about = json.loads((tmp_path / "r.csv.settings.json").read_text())
+    assert about["task"] == "count" and about["backends"] == ["bitmask"] and about["ended"] != "still running"
+    r = run("compare", "--n", "5", "--backends", "bitmask", "--html", tmp_path / "r.png")
+    assert r.exit_code == 2 and "--html writes .html" in r.stderr
