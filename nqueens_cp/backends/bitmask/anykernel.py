@@ -1,11 +1,16 @@
 """The compiled row search for any piece on any board up to 64 columns (the generic kernel).
 
-It is `pysearch.any_piece` in numba: the piece's moves arrive as a table, not as code. Row r's
-free squares are `masks[r] & ~taken[r][r]`, where `taken[r][r']` holds the columns of row r'
-ruled out by the pieces of rows < r. Placing a piece in column c of row r rules out, in every
-later row r', its column and `reach[r' - r, c]`: the columns its moves (leaps, slides, one-way
-lines, wrapped on a torus) reach r' - r rows away, built from `Piece.offsets`. Attacks are
-symmetric, so looking down from every piece checks every pair, whatever the piece or shape.
+It is `pysearch.any_piece` in numba, with the piece's moves arriving as tables, not as code:
+- a **slide** along (a, b) (a rider's image, a one-way line) is a mask per row: the columns of
+  row r that pieces of rows r - a, r - 2a, ... attack along it. Placing a piece in row r sets
+  row r + a's mask to row r's mask plus the piece, shifted b columns: the queen's diagonals
+  are the slides (1, 1) and (1, -1), shifted one column per row;
+- a **leap** reaches at most D rows down: `reach[d, c]` holds the columns a piece in column c
+  attacks d rows below, and `taken[r][r']` what the pieces above row r rule out in row r'
+  (r' < r + D: nothing above reaches further), copied down one level per placement.
+On a torus the lines wrap across rows too, so every move goes through `reach` (D = rows - 1,
+built from `Piece.offsets`, which wraps). Attacks are symmetric, so looking down from every
+piece checks every pair.
 
 The search stops when its output is full or its node budget spent, and resumes where it left
 off (Ctrl-C and time limits are seen between calls). With an output of no rows it counts: the
@@ -17,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import config, njit
 
+from ...model.pieces import images, slide_directions
 from ...model.problem import Problem
 from ...run.compiled import use_user_cache
 from ..base import BackendError
@@ -37,40 +43,63 @@ _H01 = np.uint64(0x0101010101010101)
 
 @njit(cache=True, inline="always")
 def _popcount(x):
+    """The set bits of x, as an int64: added to an int64 a uint64 would make a float64."""
     x = x - ((x >> _ONE) & _M1)
     x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
     x = (x + (x >> np.uint64(4))) & _M4
-    return (x * _H01) >> np.uint64(56)
+    return np.int64((x * _H01) >> np.uint64(56))
 
 
-def reach_table(problem: Problem) -> np.ndarray:
-    """reach[d, c]: the columns a piece in column c attacks d rows below (d >= 1), besides its
-    own column, on the problem's board (wrapped on a torus)."""
+def tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
+    """(slides, reach): slides as rows (a, b), and reach[d, c] for d = 1..D (row 0 unused)."""
     m, n = problem.rows, problem.n
-    reach = np.zeros((max(m, 1), n), np.uint64)
-    for d in range(1, m):
-        offsets = problem.offsets(d)
+    if problem.torus:
+        slides: list[tuple[int, int]] = []
+        depth = m - 1
+        offsets = problem.offsets
+    else:
+        # a slide that leaves the board in one step never attacks: no shift of 64 or more
+        slides = [(a, b) for a, b in slide_directions(problem.rule) if a < m and abs(b) < n]
+        leaps = {image for move in problem.rule.leapers for image in images(move) if image[0] > 0}
+        depth = max((a for a, _ in leaps if a < m), default=0)
+
+        def offsets(d: int) -> frozenset[int]:
+            return problem.rule.leap_offsets(d, n, False, m)
+
+    reach = np.zeros((depth + 1, n), np.uint64)
+    for d in range(1, depth + 1):
+        hits = offsets(d)
         for c in range(n):
-            cols = {(c + o) % n if problem.torus else c + o for o in offsets}
+            cols = {(c + o) % n if problem.torus else c + o for o in hits}
             reach[d, c] = sum(1 << x for x in cols if 0 <= x < n)
-    return reach
+    return np.array(slides, np.int64).reshape(-1, 2), reach
 
 
-def new_state(masks: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Fresh search state: (avail, taken, place, st), st = [current row, done flag, nodes]."""
+def new_state(masks: np.ndarray, slides: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Fresh search state: (avail, cols, lines, taken, place, st), st = [row, done flag, nodes]."""
     m = masks.shape[0]
     avail = np.zeros(m, np.uint64)
     avail[0] = masks[0]
-    return avail, np.zeros((m, m), np.uint64), np.zeros(m, np.int16), np.zeros(3, np.int64)
+    lines = np.zeros((m, max(slides.shape[0], 1)), np.uint64)
+    return (
+        avail,
+        np.zeros(m, np.uint64),
+        lines,
+        np.zeros((m, m), np.uint64),
+        np.zeros(m, np.int16),
+        np.zeros(3, np.int64),
+    )
 
 
 @njit(cache=True, nogil=True)
-def search(masks, reach, avail, taken, place, st, out, budget):
+def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budget):
     """Write up to out.shape[0] next solutions into `out` and return how many; with an `out` of
     no rows, count the solutions instead and return the count. Places at most about `budget`
     pieces a call; sets st[1] when the search is exhausted and adds its placements to st[2]."""
     m = masks.shape[0]
     last = m - 1
+    k = slides.shape[0]
+    depth = reach.shape[0] - 1
     cap = out.shape[0]
     counting = cap == 0
     r = st[0]
@@ -87,10 +116,10 @@ def search(masks, reach, avail, taken, place, st, out, budget):
             r -= 1
             continue
         if r == last and counting:  # every free square of the last row completes a solution
-            k = _popcount(a)
+            count = _popcount(a)
             avail[r] = _ZERO
-            found += k
-            nodes += k
+            found += count
+            nodes += count
             continue
         bit = _lowbit(a)
         avail[r] = a ^ bit
@@ -102,10 +131,29 @@ def search(masks, reach, avail, taken, place, st, out, budget):
             found += 1
             continue
         nxt = r + 1
-        for r2 in range(nxt, m):
-            taken[nxt, r2] = taken[r, r2] | bit | reach[r2 - r, c]
+        for j in range(k):  # each slide carries its row's mask a rows down, b columns over
+            down = r + slides[j, 0]
+            if down < m:
+                b = slides[j, 1]
+                v = lines[r, j] | bit
+                lines[down, j] = v << np.uint64(b) if b >= 0 else v >> np.uint64(-b)
+        for d in range(1, depth + 1):  # leaps: the rows they reach, carried one level down
+            r2 = r + d
+            if r2 >= m:
+                break
+            v = reach[d, c]
+            if d < depth:  # row r + depth is beyond every piece above r
+                v |= taken[r, r2]
+            taken[nxt, r2] = v
+        used = cols[r] | bit
+        cols[nxt] = used
+        ruled = used
+        if depth > 0:
+            ruled |= taken[nxt, nxt]
+        for j in range(k):
+            ruled |= lines[nxt, j]
         r = nxt
-        avail[r] = masks[r] & ~taken[r, r]
+        avail[r] = masks[r] & ~ruled
     st[0] = r
     st[2] += nodes
     return found

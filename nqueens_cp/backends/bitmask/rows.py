@@ -56,8 +56,8 @@ def enumerate_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -
     from . import anykernel as k
 
     masks = masks_array(problem)
-    reach = k.reach_table(problem)
-    state = k.new_state(masks)
+    slides, reach = k.tables(problem)
+    state = k.new_state(masks, slides)
     st = state[-1]
     batch = 1
     out = np.empty((batch, problem.rows), dtype=np.int16)
@@ -66,7 +66,7 @@ def enumerate_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -
         while not st[1]:
             if out.shape[0] != batch:
                 out = np.empty((batch, problem.rows), dtype=np.int16)
-            got = k.search(masks, reach, *state, out, SLICE_NODES)
+            got = k.search(masks, slides, reach, *state, out, SLICE_NODES)
             if got:
                 found += got
                 yield out[:got]
@@ -83,14 +83,14 @@ def count_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> in
     from . import anykernel as k
 
     masks = masks_array(problem)
-    reach = k.reach_table(problem)
-    state = k.new_state(masks)
+    slides, reach = k.tables(problem)
+    state = k.new_state(masks, slides)
     st = state[-1]
     nothing = np.empty((0, problem.rows), dtype=np.int16)
     found = 0
     try:
         while not st[1]:
-            found += int(k.search(masks, reach, *state, nothing, SLICE_NODES))
+            found += int(k.search(masks, slides, reach, *state, nothing, SLICE_NODES))
             if not st[1]:
                 deadline.check(found)
     finally:
