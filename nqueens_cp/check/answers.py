@@ -211,32 +211,74 @@ def _json_value(doc: object, number: int, problem: Problem, one_based: bool) -> 
         raise AnswerFormatError(f"line {number}: JSON that is not solutions: {json.dumps(doc)[:40]}")
 
 
+#: Invalid and repeated answers kept to be shown (the rest are counted): a file of millions of
+#: wrong lines is judged in the memory of its distinct valid solutions alone.
+KEPT = 20
+
+
+class SolutionSet:
+    """Distinct solutions held compactly: each as the bytes of its columns where the board has
+    at most 256 columns (49 bytes for n = 16, against a tuple's 184: docs/benchmarks.md)."""
+
+    def __init__(self, columns: int) -> None:
+        self._packed = columns <= 256
+        self._items: set[bytes | Solution] = set()
+
+    def _key(self, sol: Solution) -> bytes | Solution:
+        return bytes(sol) if self._packed else tuple(sol)
+
+    def add(self, sol: Solution) -> None:
+        self._items.add(self._key(sol))
+
+    def discard(self, sol: Solution) -> None:
+        self._items.discard(self._key(sol))
+
+    def __contains__(self, sol: object) -> bool:
+        return self._key(sol) in self._items  # type: ignore[arg-type]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self) -> Iterator[Solution]:
+        return (tuple(item) for item in self._items)
+
+
 @dataclass
 class Judgement:
     """What a set of answers holds: the distinct valid solutions, the invalid ones with the
-    reason, repeats, and the lines that claim there is no solution."""
+    reason and the repeats (the first KEPT of each, and how many), and the lines that claim
+    there is no solution."""
 
-    valid: set[Solution] = field(default_factory=set)
+    valid: SolutionSet
     invalid: list[tuple[Answer, str]] = field(default_factory=list)
+    invalid_count: int = 0
     duplicates: list[Answer] = field(default_factory=list)
+    duplicate_count: int = 0
     no_solution_claims: list[int] = field(default_factory=list)
     read: int = 0
+    #: The distinct valid solutions (`valid` may be consumed by a comparison).
+    distinct: int = 0
 
 
 def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
-    j = Judgement()
-    seen: set[Solution] = set()
+    j = Judgement(SolutionSet(problem.n))
+    seen = j.valid
     for a in answers:
         if a.solution is None:
-            j.no_solution_claims.append(a.line)
+            if len(j.no_solution_claims) < KEPT:
+                j.no_solution_claims.append(a.line)
             continue
         j.read += 1
         why = a.fault or problem.explain(a.solution)
         if why is not None:
-            j.invalid.append((a, why))
+            j.invalid_count += 1
+            if len(j.invalid) < KEPT:
+                j.invalid.append((a, why))
         elif a.solution in seen:
-            j.duplicates.append(a)
+            j.duplicate_count += 1
+            if len(j.duplicates) < KEPT:
+                j.duplicates.append(a)
         else:
             seen.add(a.solution)
-    j.valid = seen
+    j.distinct = len(seen)
     return j

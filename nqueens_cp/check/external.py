@@ -106,7 +106,7 @@ class Comparison:
             return lines
         lines.append("DISAGREE")
         if j.invalid:
-            lines.append(f"  invalid: {len(j.invalid)}")
+            lines.append(f"  invalid: {j.invalid_count}")
             lines += [f"    line {a.line}: {list(a.solution or ())}: {why}" for a, why in j.invalid[:SHOWN]]
             lines += self._first_board()
         if self.missing_count:
@@ -116,7 +116,7 @@ class Comparison:
             lines.append(f"  extra: {len(self.extra)} valid solutions {self.reference} did not find (please report)")
             lines += [f"    {list(s)}" for s in self.extra[:SHOWN]]
         if j.duplicates:
-            lines.append(f"  duplicates: {len(j.duplicates)}")
+            lines.append(f"  duplicates: {j.duplicate_count}")
             lines += [f"    line {a.line}: {list(a.solution or ())}" for a in j.duplicates[:SHOWN]]
         if j.no_solution_claims and self.expected:
             lines.append(f"  the program says there is no solution (line {j.no_solution_claims[0]})")
@@ -137,19 +137,18 @@ def compare_with(path: Path, problem: Problem, backend: Backend, one_based: bool
     with path.open(errors="replace") as f:
         j = judge(read_answers(f, problem, one_based), problem)
     c = Comparison(problem, j, backend.name, seconds=seconds)
-    found: set[Solution] = set()
     try:
         for sol in backend.solutions(problem):
             c.expected += 1
             if sol in j.valid:
-                found.add(sol)
+                j.valid.discard(sol)  # what is left at the end, the reference did not find
                 continue
             c.missing_count += 1
             if len(c.missing) < SHOWN:
                 c.missing.append(sol)
     except Unknown:
         raise  # the reference's own limit: whether the program is right is unknown
-    c.extra = sorted(j.valid - found)
+    c.extra = sorted(j.valid)
     return c
 
 

@@ -205,8 +205,8 @@ def _verify_program(
         reference=comparison.reference,
         expected=comparison.expected,
         read=j.read,
-        invalid=len(j.invalid),
-        duplicates=len(j.duplicates),
+        invalid=j.invalid_count,
+        duplicates=j.duplicate_count,
         missing=comparison.missing_count,
         extra=len(comparison.extra),
         claims_no_solution=bool(j.no_solution_claims),
@@ -240,9 +240,13 @@ def check(
         raise UserError(f"cannot read {solutions}: {exc.strerror}") from None
     with stream:
         j = judge(read_answers(stream, p, one_based), p)
-    lines = [f"{j.read} solutions read: {len(j.valid)} valid and distinct"]
+    lines = [f"{j.read} solutions read: {j.distinct} valid and distinct"]
     lines += [f"invalid, line {a.line}: {list(a.solution or ())}: {why}" for a, why in j.invalid]
+    if j.invalid_count > len(j.invalid):
+        lines.append(f"... and {j.invalid_count - len(j.invalid)} more invalid")
     lines += [f"repeated, line {a.line}: {list(a.solution or ())}" for a in j.duplicates]
+    if j.duplicate_count > len(j.duplicates):
+        lines.append(f"... and {j.duplicate_count - len(j.duplicates)} more repeated")
     wrong = bool(j.invalid or j.duplicates)
     if j.no_solution_claims:
         found = api.first(p)
