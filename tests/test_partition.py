@@ -4,6 +4,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -23,8 +24,12 @@ def part(p, depth=None):
 
 
 def journal(ck):
-    """(header, {item: count}) read from a checkpoint journal, written out again here."""
-    head, *lines = ck.read_text().splitlines()
+    """(header, {item: count}) read from a checkpoint journal, written out again here; a journal
+    just created (its header not yet written) reads as no header and nothing done."""
+    text = ck.read_text()
+    if "\n" not in text:
+        return None, {}
+    head, *lines = text.splitlines()
     done = {}
     for line in lines:
         with contextlib.suppress(ValueError):
@@ -317,7 +322,8 @@ def test_killing_one_of_two_real_dask_workers_keeps_the_total_exact(tmp_path):
                 proc.kill()
         assert proc.returncode == 0, err
         assert json.loads(out)["count"] == 95815104  # OEIS A000170, n = 17
-        assert err == b"", err.decode()
+        said = err.decode().splitlines()  # nothing, or the summary of a long count off a terminal
+        assert len(said) <= 1 and all(line.startswith("nqueens: sub-problems: 2,639 of 2,639") for line in said), said
 
 
 @pytest.mark.slow
@@ -487,3 +493,24 @@ def test_a_checkpoint_serves_one_run_at_a_time_and_check_only_reads(tmp_path):
     assert count_partitioned(work, pool_runner(1), ck) == math.factorial(11)
     r = run("count", 11, "--piece", "rook", "--checkpoint", ck, "--check")
     assert r.exit_code == 0 and r.stdout.strip() == str(math.factorial(11))
+
+
+def test_the_time_left_comes_from_the_measured_cost_of_finished_sub_problems():
+    from nqueens_cp.run.progress import Tally
+
+    t = Tally(workers=2)
+    t.update(10, 110, found=500, cost=20.0)  # 2 s each so far, 100 left, 2 workers
+    assert t.seconds_left == pytest.approx(100.0) and t.found == 500
+    t.update(110, 110, found=900, cost=50.0)
+    assert t.seconds_left == 0.0 and "110 of 110 sub-problems, 900 solutions" in t.summary()
+
+
+def test_a_long_count_off_a_terminal_ends_with_one_summary_line(monkeypatch):
+    from nqueens_cp.cli import output
+
+    monkeypatch.setattr(output, "SUMMARY_AFTER", 0.0)
+    r = run("count", 13, "--workers", 2)
+    assert r.exit_code == 0 and r.stdout.strip() == str(A000170[12])
+    lines = r.stderr.strip().splitlines()
+    summary = r"nqueens: sub-problems: [\d,]+ of [\d,]+ sub-problems, 73,712 solutions, .*"
+    assert len(lines) == 1 and re.fullmatch(summary, lines[0])

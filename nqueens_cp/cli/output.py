@@ -99,27 +99,63 @@ def output(path: Path | None) -> Iterator[tuple[BinaryIO, list[bool]]]:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+#: Counts that run longer than this (seconds) end with a one-line summary on stderr when it is
+#: not a terminal (a log file, a CI job): how many sub-problems, solutions, seconds.
+SUMMARY_AFTER = 5.0
+
+
 def progress(label: str):
-    """A rich progress callback (done, total) on stderr when it is a terminal, else None."""
-    if not sys.stderr.isatty():
-        return contextlib.nullcontext(None)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    """A Tally to follow a count's sub-problems: on a terminal a progress bar (done of total,
+    the solutions so far, the time left estimated from the measured cost of the finished
+    sub-problems); elsewhere nothing while it runs, then one summary line if it ran long."""
 
     @contextlib.contextmanager
-    def bar():
+    def tracked():
+        from ..run.progress import Tally
+
+        tally = Tally()
+        if not sys.stderr.isatty():
+            yield tally
+            if tally.total > 1 and time.monotonic() - tally.started >= SUMMARY_AFTER:
+                sys.stderr.write(f"nqueens: {label}: {tally.summary()}\n")
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
         with Progress(
             "[progress.description]{task.description}",
             BarColumn(),
             MofNCompleteColumn(),
-            TimeRemainingColumn(),
+            TextColumn("{task.fields[found]}"),
+            TextColumn("[progress.remaining]{task.fields[left]}"),
             console=Console(stderr=True),
             transient=True,
         ) as prog:
-            task = prog.add_task(label, total=None)
-            yield lambda done, total: prog.update(task, completed=done, total=total)
+            task = prog.add_task(label, total=None, found="", left="")
 
-    return bar()
+            def show(t: Tally) -> None:
+                left = t.seconds_left
+                prog.update(
+                    task,
+                    completed=t.done,
+                    total=t.total,
+                    found=f"{t.found:,} solutions",
+                    left="" if left is None else f"about {_duration(left)} left",
+                )
+
+            tally.show = show
+            yield tally
+
+    return tracked()
+
+
+def _duration(seconds: float) -> str:
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
 
 
 def output_format(fmt: str | None, as_json: bool, known: tuple[str, ...], default: str) -> str:

@@ -168,6 +168,9 @@ def count(
         if unique or time_limit is not None:
             raise UserError("--dask and --checkpoint count without --unique or --time-limit")
         with progress("sub-problems") as bar:
+            from ..run.parallel import default_workers
+
+            bar.workers = workers or default_workers()
             total, plan = api.count_partitioned(
                 p,
                 b,
@@ -214,8 +217,9 @@ def count(
                 workers=workers,
                 sat_solver=sat_solver,
                 mzn_solver=mzn_solver,
-                progress=bar if bar and "progress" in backend_class(backend).capabilities.options else None,
+                progress=bar if "progress" in backend_class(backend).capabilities.options else None,
             )
+            bar.workers = plan.workers
             outcome = b.count(p)
         rec = record(p, b, plan, outcome, start) | {"count": outcome.count}
         if outcome.status is Status.UNKNOWN:

@@ -19,6 +19,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -112,17 +113,19 @@ def _drain(func: Callable[[Any, int], Any]) -> None:
     """In a worker: take the next position from the shared counter, compute its item, and log
     the result in shared memory (results first, then the completion log, under one lock), until
     no position is left."""
-    following, done, todo, width, results, log = _SHARED
+    following, done, todo, width, results, log, costs = _SHARED
     while True:
         with following.get_lock():
             k = following.value
             following.value += 1
         if k >= len(todo):
             return
+        start = time.perf_counter()
         part = func(_CONTEXT, todo[k])
         values = part if isinstance(part, tuple) else (part,)
         with done.get_lock():
             results[k * width : (k + 1) * width] = values
+            costs[k] = time.perf_counter() - start
             log[done.value] = k
             done.value += 1
 
@@ -134,8 +137,10 @@ def run_items(
     context: Any,
     width: int = 1,
     poll: Callable[[], None] | None = None,
+    costs: list[float] | None = None,
 ) -> Iterator[tuple[int, Any]]:
-    """(i, func(context, i)) for each i of `indices`, on `workers` processes, as they finish.
+    """(i, func(context, i)) for each i of `indices`, on `workers` processes, as they finish;
+    `costs`, if given, receives the seconds each item took, in the same order.
     func returns an int or a tuple of `width` ints. No message passes per item: workers take the
     next position from a shared counter and log each result in shared memory, which the parent
     reads every POLL_SECONDS (a message costs the parent CPU that, on a machine with few cores,
@@ -146,7 +151,8 @@ def run_items(
     results = ctx.Array("q", max(1, len(todo) * width), lock=False)
     log = ctx.Array("q", max(1, len(todo)), lock=False)
     done = ctx.Value("q", 0)
-    shared = (ctx.Value("q", 0), done, todo, width, results, log)
+    spent = ctx.Array("d", max(1, len(todo)), lock=False)
+    shared = (ctx.Value("q", 0), done, todo, width, results, log, spent)
     with _pool(workers, context, shared) as pool:
         finished = pool.map_async(_drain, [func] * workers, chunksize=1)
         seen = 0
@@ -158,6 +164,8 @@ def run_items(
             for pos in range(seen, upto):
                 k = log[pos]
                 values = tuple(results[k * width : (k + 1) * width])
+                if costs is not None:
+                    costs.append(spent[k])
                 yield todo[k], values if width > 1 else values[0]
             seen = upto
             if over:
@@ -177,11 +185,17 @@ def share_work(
     poll: Callable[[], None] | None = None,
 ) -> tuple[int, ...]:
     """The elementwise sum of func(context, i) over i < n_items (func returns an int or a tuple
-    of `width` ints), on `workers` processes; `progress` gets (done, n_items) as items finish."""
+    of `width` ints), on `workers` processes; `progress` hears (done, n_items), and a Tally the
+    first sum so far and the measured cost, as items finish."""
+    from .progress import report
+
     total = [0] * width
-    for done, (_, part) in enumerate(run_items(func, range(n_items), workers, context, width, poll), 1):
+    costs: list[float] = []
+    spent = 0.0
+    items = run_items(func, range(n_items), workers, context, width, poll, costs)
+    for done, (_, part) in enumerate(items, 1):
         for j, v in enumerate(part if width > 1 else (part,)):
             total[j] += v
-        if progress:
-            progress(done, n_items)
+        spent += costs[-1]
+        report(progress, done, n_items, total[0], spent)
     return tuple(total)

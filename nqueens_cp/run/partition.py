@@ -26,6 +26,7 @@ from typing import Any
 
 from ..model.problem import NQueensError
 from .files import replacing
+from .progress import report
 
 
 @dataclass(frozen=True)
@@ -371,14 +372,14 @@ def count_partitioned(
     record: Callable[[int, int], None] = ckpt.record if ckpt else done.__setitem__
     try:
         todo = [i for i in range(part.size) if i not in done]
-        if progress:
-            progress(len(done), part.size)
+        found = sum(done.values())
+        report(progress, len(done), part.size, found)
         if todo:
             run = runner or pool_runner(1)
             for index, count in run(part, todo):
                 record(index, count)
-                if progress:
-                    progress(len(done), part.size)
+                found += count
+                report(progress, len(done), part.size, found)
     finally:
         if ckpt:
             ckpt.close()

@@ -9,12 +9,14 @@ counting kernels are stopped mid-call by a watcher (`backends/watch.py`) on Ctrl
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...model.problem import Problem, Solution
+from ...run.progress import report
 from ..base import (
     Backend,
     BackendError,
@@ -124,9 +126,8 @@ class BitmaskBackend(Backend):
 
     def _one_item(self, outcome: Outcome) -> Outcome:
         """A count not cut into sub-problems is reported as one item of progress."""
-        progress = self.settings.get("progress")
-        if progress and outcome.status is not Status.UNKNOWN:
-            progress(1, 1)
+        if outcome.status is not Status.UNKNOWN:
+            report(self.settings.get("progress"), 1, 1, outcome.count)
         return outcome
 
     def _count_constellations(self, problem: Problem, plan: Plan) -> Outcome:
@@ -170,13 +171,15 @@ class BitmaskBackend(Backend):
                 part.prepare()
                 (total,) = share_work(part.func, part.size, plan.workers, part.context, 1, progress, deadline.check)
             else:
+                spent = 0.0
                 with watched(deadline) as stop:
                     for i in range(part.size):
+                        start = time.perf_counter()
                         count = count_one(masks, diag, subs[i], stop)
                         deadline.check(total)  # a call stopped at the deadline: its part is not taken
                         total += count
-                        if progress:
-                            progress(i + 1, part.size)
+                        spent += time.perf_counter() - start
+                        report(progress, i + 1, part.size, total, spent)
         except Unknown as exc:
             return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
         return Outcome(Status.SOLVED, count=total)

@@ -27,6 +27,7 @@ fixed by rot90.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,6 +37,7 @@ import numpy as np
 
 from ...model.problem import Problem
 from ...model.symmetry import NAMES, TABLE
+from ...run.progress import report
 from ..base import Deadline
 
 if TYPE_CHECKING:
@@ -271,6 +273,7 @@ def classes_in_process(
     plain = np.flatnonzero(cons.fixed == 0) if not enumerated else np.array([], int)
     others = np.setdiff1d(np.arange(len(cons)), plain)
     done = 0
+    start = time.perf_counter()
     with watched(deadline) as stop:
         for lo in range(0, plain.size, SLICE):
             part = plain[lo : lo + SLICE]
@@ -279,8 +282,7 @@ def classes_in_process(
             deadline.check(None)  # a slice stopped at the deadline: its counts are not taken
             q += int(out.sum())
             done += part.size
-            if progress:
-                progress(done, len(cons))
+            report(progress, done, len(cons), q, time.perf_counter() - start)
         for i in others.tolist():
             if cons.fixed[i] == SYMMETRIC:
                 dp, dr = count_point_symmetric(problem.n, stop)
@@ -290,8 +292,7 @@ def classes_in_process(
             deadline.check(None)
             q, p, r = q + dq, p + int(dp), r + int(dr)
             done += 1
-            if progress:
-                progress(done, len(cons))
+            report(progress, done, len(cons), q, time.perf_counter() - start)
     return q, p, r
 
 

@@ -1,0 +1,68 @@
+"""Progress of a count cut into sub-problems: how many are done, the solutions they found, and
+the time left, estimated from the measured cost of the finished ones.
+
+Sub-problems differ in cost by orders of magnitude, and the runners take the heavy ones first,
+so "done / total" of the wall time says little. What is known is what each finished one cost
+(the seconds its worker spent on it): the time left is their mean cost times the sub-problems
+left, shared by the workers. Generic: any numbered work whose items report a count and a cost.
+
+A progress callback is called `progress(done, total)`; one that also wants the solutions and
+the estimate is a `Tally` (or has its `update`), which the runners feed through `report`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Tally:
+    """done of total sub-problems, `found` solutions so far, `cost` seconds of work on them."""
+
+    workers: int = 1
+    done: int = 0
+    total: int = 0
+    found: int = 0
+    cost: float = 0.0
+    started: float = field(default_factory=time.monotonic)
+    #: Called after each update (a progress bar's redraw).
+    show: Callable[[Tally], None] | None = None
+
+    def update(self, done: int, total: int, found: int | None = None, cost: float | None = None) -> None:
+        self.done, self.total = done, total
+        if found is not None:
+            self.found = found
+        if cost is not None:
+            self.cost = cost
+        if self.show:
+            self.show(self)
+
+    def __call__(self, done: int, total: int) -> None:
+        self.update(done, total)
+
+    @property
+    def seconds_left(self) -> float | None:
+        """The mean measured cost of a finished sub-problem times those left, per worker (where
+        the runner measures no cost, the workers' wall time stands for it)."""
+        if not self.done or self.done >= self.total:
+            return None if not self.done else 0.0
+        cost = self.cost if self.cost > 0 else (time.monotonic() - self.started) * max(1, self.workers)
+        return cost / self.done * (self.total - self.done) / max(1, self.workers)
+
+    def summary(self) -> str:
+        took = time.monotonic() - self.started
+        return f"{self.done:,} of {self.total:,} sub-problems, {self.found:,} solutions, {took:.1f} s"
+
+
+def report(progress: Any, done: int, total: int, found: int | None = None, cost: float | None = None) -> None:
+    """Tell `progress` (a callback, a Tally, or None) how far a run is."""
+    if progress is None:
+        return
+    update = getattr(progress, "update", None)
+    if callable(update):
+        update(done, total, found, cost)
+    else:
+        progress(done, total)
