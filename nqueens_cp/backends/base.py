@@ -236,6 +236,11 @@ class Backend:
         Backends chosen by default (verify, compare) leave out those that cannot run here."""
         return None
 
+    @classmethod
+    def version(cls) -> str | None:
+        """Optional. The solver's name and version as a report states them, or None."""
+        return None
+
     def deadline(self) -> Deadline:
         """A fresh deadline for a search starting now, from the `time_limit` option."""
         return Deadline(self.name, self.settings.get("time_limit"))

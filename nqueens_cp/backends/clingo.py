@@ -37,6 +37,14 @@ class ClingoBackend(Backend):
             return "the clingo backend needs clingo: pip install 'nqueens_cp[asp]'"
         return None
 
+    @classmethod
+    def version(cls) -> str | None:
+        try:
+            import clingo
+        except ImportError:
+            return None
+        return f"clingo {clingo.__version__}"
+
     def _plan(self, problem: Problem, task: Task) -> Plan:
         why = self.missing()
         if why:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -40,17 +41,26 @@ INTERACTIVE = {"org.gecode.gist"}
 
 
 @functools.cache
-def solvers() -> dict[str, str]:
-    """The solvers that run here, by id and short name (lower case) -> the id to run. MiniZinc
-    also lists commercial MIP solvers whose libraries it has not found ("<unknown version>"):
-    they are left out, so the list names only what works."""
+def _listed() -> list[dict[str, Any]]:
     try:
         out = subprocess.run(["minizinc", "--solvers-json"], capture_output=True, timeout=30, check=True).stdout
         listed = json.loads(out)
     except (OSError, subprocess.SubprocessError, ValueError) as exc:
         raise BackendError(f"minizinc: cannot list its solvers ({exc})") from None
+    return [s for s in listed if isinstance(s, dict)]
+
+
+def solvers_versions() -> dict[str, str]:
+    """The version of each solver MiniZinc lists, by id."""
+    return {str(s.get("id")): str(s.get("version")) for s in _listed()}
+
+
+def solvers() -> dict[str, str]:
+    """The solvers that run here, by id and short name (lower case) -> the id to run. MiniZinc
+    also lists commercial MIP solvers whose libraries it has not found ("<unknown version>"):
+    they are left out, so the list names only what works."""
     known: dict[str, str] = {}
-    for s in listed:
+    for s in _listed():
         ident = str(s.get("id", ""))
         if ident in INTERACTIVE or "unknown" in str(s.get("version", "unknown")):
             continue
@@ -69,6 +79,16 @@ class MiniZincBackend(Backend):
         if shutil.which("minizinc") is None:
             return "the minizinc backend needs MiniZinc: apt-get install minizinc (Debian; or minizinc.org)"
         return None
+
+    @classmethod
+    def version(cls) -> str | None:
+        try:
+            out = subprocess.run(["minizinc", "--version"], capture_output=True, text=True, timeout=30).stdout
+        except (OSError, subprocess.SubprocessError):
+            return None
+        found = re.search(r"version ([\w.]+)", out)
+        gecode = solvers_versions().get("org.gecode.gecode")
+        return f"MiniZinc {found[1] if found else '?'}" + (f", Gecode {gecode}" if gecode else "")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

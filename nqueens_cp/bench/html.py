@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -23,9 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from .results import DECIDED, Row, is_wrong, summarize
-
-#: Packages whose versions a report names (those installed).
-PACKAGES = ("nqueens_cp", "ortools", "python-sat", "python-constraint2", "numba", "clingo", "numpy")
 
 #: Answers longer than this (a first solution of a large board) are cut in the page.
 ANSWER_CHARS = 80
@@ -56,11 +54,11 @@ def machine() -> dict[str, Any]:
     except OSError:
         pass
     versions = {}
-    for name in PACKAGES:
+    for name in ["nqueens_cp", *_dependencies()]:
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
-            continue
+            continue  # an optional one not installed
     return {
         "cpu": cpu,
         "cores": os.cpu_count(),
@@ -69,6 +67,18 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "packages": versions,
     }
+
+
+def _dependencies() -> list[str]:
+    """The packages nqueens_cp depends on, optional ones included, as its metadata lists them
+    (the solvers among them are what a comparison's figures depend on)."""
+    try:
+        wanted = metadata.requires("nqueens_cp") or []
+    except metadata.PackageNotFoundError:
+        return []
+    names = [re.split(r"[\s\[<>=!~;]", req, maxsplit=1)[0] for req in wanted]
+    tools = {"pytest", "pytest-timeout", "hypothesis", "ruff", "selenium"}  # for tests, not runs
+    return sorted({n for n in names if n and n not in tools})
 
 
 def settings(
@@ -85,6 +95,9 @@ def settings(
     def stamp(t: float | None) -> str | None:
         return None if t is None else time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(t))
 
+    from ..backends import backend_class
+
+    solvers = {name: backend_class(name).version() for name in backends}
     return {
         "command": " ".join(["nqueens", *sys.argv[1:]]),
         "task": task,
@@ -92,6 +105,7 @@ def settings(
         "memory limit (MB)": memory_limit,
         "jobs": jobs,
         "backends": backends,
+        "solver versions": {name: v for name, v in solvers.items() if v},
         "started": stamp(started),
         "ended": stamp(ended) or "still running",
         **machine(),

@@ -26,6 +26,7 @@ from ...model.pieces import images, slide_directions
 from ...model.problem import Problem
 from ...run.compiled import use_user_cache
 from ..base import BackendError
+from .bits import popcount as _popcount
 from .rowkernels import _index, _lowbit
 
 if config.DISABLE_JIT:  # the masks need fixed-width integers (planner.jit_enabled)
@@ -35,19 +36,6 @@ use_user_cache()
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    """The set bits of x, as an int64: added to an int64 a uint64 would make a float64."""
-    x = x - ((x >> _ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
 
 
 def tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:

@@ -16,6 +16,7 @@ from numba import config, njit
 
 from ...run.compiled import use_user_cache
 from ..base import BackendError
+from .bits import popcount as _popcount
 
 if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (planner.jit_enabled)
     raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
@@ -24,18 +25,6 @@ use_user_cache()
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> _ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return int((x * _H01) >> np.uint64(56))
 
 
 @njit(cache=True, inline="always")

@@ -5,7 +5,7 @@ specialised kernel serves rooks, queens and superqueens on square boards; the ge
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -32,23 +32,8 @@ def enumerate_arrays(
     rule = problem.rule
     masks = masks_array(problem) if masks is None else masks
     state = k.new_state(masks)
-    st = state[-1]
-    batch = 1
-    out = np.empty((batch, problem.n), dtype=np.int16)
-    found = 0
-    try:
-        while not st[1]:
-            if out.shape[0] != batch:
-                out = np.empty((batch, problem.n), dtype=np.int16)
-            got = k.enumerate_batch(masks, rule.diagonals, rule.knight, problem.torus, *state, out, SLICE_NODES)
-            if got:
-                found += got
-                yield out[:got]
-                batch = min(batch * 2, MAX_BATCH)
-            if not st[1]:
-                deadline.check(found)
-    finally:
-        stats["nodes"] = stats.get("nodes", 0) + int(st[2])
+    args = (masks, rule.diagonals, rule.knight, problem.torus, *state)
+    return _batches(lambda out: k.enumerate_batch(*args, out, SLICE_NODES), state[-1], problem.rows, deadline, stats)
 
 
 def enumerate_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[np.ndarray]:
@@ -58,15 +43,23 @@ def enumerate_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -
     masks = masks_array(problem)
     slides, reach = k.tables(problem)
     state = k.new_state(masks, slides)
-    st = state[-1]
+    args = (masks, slides, reach, *state)
+    return _batches(lambda out: k.search(*args, out, SLICE_NODES), state[-1], problem.rows, deadline, stats)
+
+
+def _batches(
+    search: Callable[[np.ndarray], int], st: np.ndarray, rows: int, deadline: Deadline, stats: dict[str, int]
+) -> Iterator[np.ndarray]:
+    """The batches a resumable kernel writes into `out` (`search(out)` returns how many), its
+    state's st = [row, done flag, nodes]; the deadline is looked at between calls."""
     batch = 1
-    out = np.empty((batch, problem.rows), dtype=np.int16)
+    out = np.empty((batch, rows), dtype=np.int16)
     found = 0
     try:
         while not st[1]:
             if out.shape[0] != batch:
-                out = np.empty((batch, problem.rows), dtype=np.int16)
-            got = k.search(masks, slides, reach, *state, out, SLICE_NODES)
+                out = np.empty((batch, rows), dtype=np.int16)
+            got = search(out)
             if got:
                 found += got
                 yield out[:got]
