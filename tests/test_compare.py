@@ -4,6 +4,7 @@ CLI end to end, and generated instance sets."""
 import csv
 import json
 import os
+import subprocess
 import time
 
 import pytest
@@ -14,7 +15,7 @@ from nqueens_cp.bench.generate import blocked_instance, instance_seed
 from nqueens_cp.bench.results import Row, read_rows, summarize
 from nqueens_cp.bench.sandbox import GRACE_SECONDS, Sandbox
 from nqueens_cp.io.formats import read_model
-from tests.conftest import A000170, MODELS, brute_force_problem, children, gone, interrupt_when, run
+from tests.conftest import A000170, MODELS, brute_force_problem, children, gone, interrupt_when, run, script
 
 JOBS = "tests.sandbox_jobs"
 
@@ -325,3 +326,21 @@ def test_a_verdict_is_read_back_by_its_kind():
     assert Check.of(Check.INVALID.said("pieces (0, 0) and (1, 1) share a diagonal")) is Check.INVALID
     assert Check.of(None) is None and Check.of("banana") is None
     assert is_wrong(_r("a", "count", "solved", 1, "invalid: x")) and not is_wrong(_r("a", "count", "solved", 1, "ok"))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_plot_says_nothing_on_stderr_of_a_successful_run(tmp_path):
+    """matplotlib warnings were reported on stderr of successful runs: a fresh config folder (its
+    font cache built), and plots of runs that all ran out of time, now print nothing there."""
+    env = {**os.environ, "MPLCONFIGDIR": str(tmp_path / "mpl")}
+    for task, limit in (("count", "20"), ("solve", "0.3")):
+        args = ["compare", "--n", "30" if task == "solve" else "5..6", "--backends", "bitmask,cpsat", "--task", task]
+        r = subprocess.run(
+            [script(), *args, "--time-limit", limit, "--plot", str(tmp_path / f"{task}.png"), "--json"],
+            capture_output=True,
+            env=env,
+            timeout=100,
+        )
+        assert r.returncode == 0 and r.stderr == b"", r.stderr.decode()
+        assert (tmp_path / f"{task}.png").stat().st_size > 1000

@@ -181,3 +181,16 @@ def test_compare_keeps_the_page_and_the_settings(tmp_path):
     assert about["task"] == "count" and about["backends"] == ["bitmask"] and about["ended"] != "still running"
     r = run("compare", "--n", "5", "--backends", "bitmask", "--html", tmp_path / "r.png")
     assert r.exit_code == 2 and "--html writes .html" in r.stderr
+
+
+def test_a_running_comparison_keeps_its_page_current(tmp_path, monkeypatch):
+    from nqueens_cp.cli import benching
+
+    pages: list[int] = []
+    write = benching.write_page
+    monkeypatch.setattr(benching, "HTML_EVERY", 0.0)
+    monkeypatch.setattr(benching, "write_page", lambda path, sets: (pages.append(len(sets[0].rows)), write(path, sets)))
+    r = run("compare", "--n", "4..6", "--backends", "bitmask", "--html", tmp_path / "r.html")
+    assert r.exit_code == 0
+    assert pages == [1, 2, 3, 3]  # after each run as it ended, then the final page
+    assert "this run" in (tmp_path / "r.html").read_text()

@@ -8,6 +8,7 @@ finish drawn on the border at the limit, so a reader sees at a glance which back
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,19 @@ PLOT_SUFFIXES = (".png", ".svg")
 
 def pyplot() -> Any:
     """matplotlib's pyplot on a file-only backend, or a clear error naming the extra."""
-    try:
-        import matplotlib
+    import logging
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    # matplotlib speaks on stderr through logging and warnings (a font cache being built, a
+    # config folder it cannot write, log scales of nothing): a successful run prints nothing
+    # there, so only its errors are let through.
+    logging.getLogger("matplotlib").setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
     except ImportError:
         raise NQueensError("--plot needs matplotlib: pip install 'nqueens_cp[plot]'") from None
     return plt
@@ -35,6 +44,12 @@ def _solved(row: Row) -> bool:
 
 
 def plot(rows: list[Row], backends: list[str], time_limit: float | None, path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # see pyplot
+        _plot(rows, backends, time_limit, path)
+
+
+def _plot(rows: list[Row], backends: list[str], time_limit: float | None, path: Path) -> None:
     plt = pyplot()
     pair = len(backends) == 2
     fig, axes = plt.subplots(1, 2 if pair else 1, figsize=(12 if pair else 7, 5), squeeze=False)
