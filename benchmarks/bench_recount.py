@@ -45,7 +45,7 @@ def main() -> None:
     p = Problem(n)
     cons = cs.constellations(p)
     start = time.perf_counter()
-    q, _, _ = cs.classes_in_process(p, cons, Deadline("bench", None))
+    q, *_ = cs.classes_in_process(p, cons, Deadline("bench", None))
     print(
         f"n = {n}: {len(cons)} sub-problems, total {q} in {time.perf_counter() - start:.2f} s "
         f"({'=' if q == A000170.get(n, q) else '!='} A000170)"

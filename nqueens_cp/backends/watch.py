@@ -33,10 +33,10 @@ BY_DEADLINE = -1
 
 @contextlib.contextmanager
 def watched(deadline: Deadline, on_stop: Callable[[], None] | None = None) -> Iterator[np.ndarray]:
-    """A stop flag (an int64 array of one element) that is set on a signal or at the deadline,
-    for the compiled calls made inside the block; `on_stop` is called then too (a solver's own
-    interrupt, for calls that read no flag)."""
-    stop = np.zeros(1, np.int64)
+    """A stop flag (element 0 of an int64 array) that is set on a signal or at the deadline, for
+    the compiled calls made inside the block; `on_stop` is called then too (a solver's own
+    interrupt, for calls that read no flag). The counting kernels add their nodes to element 1."""
+    stop = np.zeros(2, np.int64)
     main = threading.current_thread() is threading.main_thread()
     read_fd, write_fd = os.pipe()
     os.set_blocking(write_fd, False)
@@ -87,5 +87,11 @@ def watched(deadline: Deadline, on_stop: Callable[[], None] | None = None) -> It
         raise Unknown(deadline.backend, Reason.INTERRUPTED, partial=None)  # or end unknown anyway
 
 
-#: For calls nobody needs to stop (pool workers are stopped by terminating them).
-NEVER = np.zeros(1, np.int64)
+#: For calls nobody needs to stop (pool workers are stopped by terminating them), whose nodes
+#: nobody reads (a call whose nodes are wanted gets a fresh `tally()`).
+NEVER = np.zeros(2, np.int64)
+
+
+def tally() -> np.ndarray:
+    """A stop flag never set, whose element 1 collects a counting kernel's nodes."""
+    return np.zeros(2, np.int64)

@@ -132,10 +132,10 @@ class BitmaskBackend(Backend):
 
     def _count_constellations(self, problem: Problem, plan: Plan) -> Outcome:
         try:
-            q, _, _ = self._classes(problem, plan)
+            q, _, _, nodes = self._classes(problem, plan)
         except Unknown as exc:
             return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
-        return Outcome(Status.SOLVED, count=q)
+        return Outcome(Status.SOLVED, count=q, stats={"nodes": nodes})
 
     def _count_rows(self, problem: Problem, plan: Plan) -> Outcome:
         """Count the row search's solutions (compiled batches, or Python integers)."""
@@ -162,14 +162,17 @@ class BitmaskBackend(Backend):
         progress = self.settings.get("progress")
         part = self.partition(problem)
         masks, diag, subs = part.context
-        total = 0
+        total = nodes = 0
         try:
             if plan.workers > 1:
                 from ...run.parallel import share_work
+                from .split import count_item_nodes
 
                 assert part.prepare is not None
                 part.prepare()
-                (total,) = share_work(part.func, part.size, plan.workers, part.context, 1, progress, deadline.check)
+                total, nodes = share_work(
+                    count_item_nodes, part.size, plan.workers, part.context, 2, progress, deadline.check
+                )
             else:
                 spent = 0.0
                 with watched(deadline) as stop:
@@ -180,9 +183,10 @@ class BitmaskBackend(Backend):
                         total += count
                         spent += time.perf_counter() - start
                         report(progress, i + 1, part.size, total, spent)
+                    nodes = int(stop[1])
         except Unknown as exc:
             return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
-        return Outcome(Status.SOLVED, count=total)
+        return Outcome(Status.SOLVED, count=total, stats={"nodes": nodes})
 
     def _mrv(self, problem: Problem, stop_at: int) -> Outcome:
         """The constrained-board search in budgeted slices: the first solution (stop_at = 1)
@@ -220,16 +224,17 @@ class BitmaskBackend(Backend):
 
     def _count_classes(self, problem: Problem, plan: Plan) -> ClassCount:
         if plan.algorithm == Algorithm.CONSTELLATIONS:
-            return classes_from_symmetric(problem, *self._classes(problem, plan))
+            q, p, r, nodes = self._classes(problem, plan)
+            return classes_from_symmetric(problem, q, p, r, {"nodes": nodes})
         if plan.algorithm != Algorithm.CANONICAL:
             return super()._count_classes(problem, plan)
         from .canonical import count_classes
 
         return count_classes(problem, plan.workers, self.deadline())
 
-    def _classes(self, problem: Problem, plan: Plan) -> tuple[int, int, int]:
-        """(Q, P, R) by constellations: all solutions, those fixed by the half turn, those fixed
-        by the quarter turn; in this process or on the pool."""
+    def _classes(self, problem: Problem, plan: Plan) -> tuple[int, int, int, int]:
+        """(Q, P, R, nodes) by constellations: all solutions, those fixed by the half turn,
+        those fixed by the quarter turn, and the searches' nodes; in this process or on the pool."""
         from . import constellations as cs
 
         cons = cs.constellations(problem)
@@ -242,8 +247,8 @@ class BitmaskBackend(Backend):
         cs.load_kernels(problem)
         context = (problem, cons)
         poll = lambda: deadline.check(None)  # noqa: E731
-        q, p, r = share_work(cs.classes_item, len(cons), plan.workers, context, 3, progress, poll)
-        return q, p, r
+        q, p, r, nodes = share_work(cs.classes_item, len(cons), plan.workers, context, 4, progress, poll)
+        return q, p, r, nodes
 
     def partition(self, problem: Problem, depth: int | None = None) -> Partition:
         """The count as numbered work items, the same for every runner (this process, the pool,
@@ -282,7 +287,9 @@ class BitmaskBackend(Backend):
         )
 
 
-def classes_from_symmetric(problem: Problem, q: int, p: int, r: int) -> ClassCount:
+def classes_from_symmetric(
+    problem: Problem, q: int, p: int, r: int, stats: dict[str, int] | None = None
+) -> ClassCount:
     """Classes by orbit size from Q (all solutions), P (fixed by the half turn) and R (fixed by
     the quarter turn): only rotations fix a queen-like solution, so orbits have 8, 4 or 2
     members. The identities are checked before anything is reported."""
@@ -293,4 +300,4 @@ def classes_from_symmetric(problem: Problem, q: int, p: int, r: int) -> ClassCou
     if (q - p) % 8 or (p - r) % 4 or r % 2 or 8 * u8 + 4 * u4 + 2 * u2 != q or 8 * unique != q + p + 2 * r:
         raise BackendError(f"internal error: class counts do not add up (Q={q}, P={p}, R={r})")
     by_orbit = {k: v for k, v in ((8, u8), (4, u4), (2, u2)) if v}
-    return ClassCount(NAMES, by_orbit, {"point_symmetric": p, "rotational": r})
+    return ClassCount(NAMES, by_orbit, {"point_symmetric": p, "rotational": r}, stats=dict(stats or {}))

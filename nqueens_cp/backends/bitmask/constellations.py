@@ -199,34 +199,36 @@ def _enumerated(
     total = p = r = 0
     rows = np.arange(n)
     clock = deadline or Deadline("bitmask", None)  # pool workers are stopped by their parent
-    for batch in enumerate_arrays(problem, clock, {}, _masks(n, cons.ring, cons.items[i])):
+    stats: dict[str, int] = {}
+    for batch in enumerate_arrays(problem, clock, stats, _masks(n, cons.ring, cons.items[i])):
         total += batch.shape[0]
         if flags & FIXED_BY_ROT180:
             p += int(np.all(batch[:, ::-1] == n - 1 - batch, axis=1).sum())
         if flags & FIXED_BY_ROT90:  # (r, s[r]) -> (s[r], n-1-r): fixed when s[s[r]] = n-1-r
             r += int(np.all(np.take_along_axis(batch, batch.astype(np.int64), 1) == n - 1 - rows, 1).sum())
     w = int(cons.weights[i])
-    return w * total, w * p, w * r
+    return w * total, w * p, w * r, stats.get("nodes", 0)
 
 
-def classes_item(context: tuple[Problem, Constellations], i: int) -> tuple[int, int, int]:
+def classes_item(context: tuple[Problem, Constellations], i: int) -> tuple[int, int, int, int]:
     """Sub-problem i's weighted contributions to (Q, P, R): all solutions, those fixed by rot180,
-    those fixed by rot90."""
-    from ..watch import NEVER
+    those fixed by rot90; and its search's nodes."""
+    from ..watch import tally
 
     problem, cons = context
+    t = tally()
     if cons.fixed[i] == SYMMETRIC:
         from .rowkernels import count_point_symmetric
 
-        p, r = count_point_symmetric(problem.n, NEVER)
-        return 0, int(p), int(r)
+        p, r = count_point_symmetric(problem.n, t)
+        return 0, int(p), int(r), int(t[1])
     if problem.torus or problem.rule.knight:
         return _enumerated(problem, cons, i)
     from .rowkernels import count_ring
 
     out = np.zeros(1, np.int64)
-    count_ring(problem.n, cons.ring, cons.items[i : i + 1], cons.weights[i : i + 1], out, NEVER)
-    return int(out[0]), 0, 0
+    count_ring(problem.n, cons.ring, cons.items[i : i + 1], cons.weights[i : i + 1], out, t)
+    return int(out[0]), 0, 0, int(t[1])
 
 
 def count_item(context: tuple[Problem, Constellations], i: int) -> int:
@@ -262,9 +264,9 @@ SLICE = 32
 
 def classes_in_process(
     problem: Problem, cons: Constellations, deadline: Deadline, progress: Any = None
-) -> tuple[int, int, int]:
-    """(Q, P, R) summed over every sub-problem in this process, plain queens' SLICE at a time in
-    one compiled call. A watcher stops a call on Ctrl-C or at the deadline (watch.py)."""
+) -> tuple[int, int, int, int]:
+    """(Q, P, R, nodes) summed over every sub-problem in this process, plain queens' SLICE at a
+    time in one compiled call. A watcher stops a call on Ctrl-C or at the deadline (watch.py)."""
     from ..watch import watched
     from .rowkernels import count_point_symmetric, count_ring
 
@@ -288,12 +290,14 @@ def classes_in_process(
                 dp, dr = count_point_symmetric(problem.n, stop)
                 dq = 0
             else:
-                dq, dp, dr = _enumerated(problem, cons, i, deadline)
+                dq, dp, dr, dn = _enumerated(problem, cons, i, deadline)
+                stop[1] += dn
             deadline.check(None)
             q, p, r = q + dq, p + int(dp), r + int(dr)
             done += 1
             report(progress, done, len(cons), q, time.perf_counter() - start)
-    return q, p, r
+        nodes = int(stop[1])
+    return q, p, r, nodes
 
 
 def load_kernels(problem: Problem) -> None:

@@ -75,11 +75,18 @@ def _last_two(m, diag, c, x, y, free):
 
 
 @njit(cache=True, inline="always")
+def _few(free):
+    """The squares of a word with at most two set (the second-to-last row's free squares)."""
+    return np.int64(free != _ZERO) + np.int64((free & (free - _ONE)) != _ZERO)
+
+
+@njit(cache=True, inline="always")
 def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
     """Number of completions of rows row0.. given the attacks (cols0, d1_0, d2_0) on row0.
     `plain`: every row's mask is the full board, so no mask is loaded in the loop. When stop[0]
     is set (by another thread: Ctrl-C, a deadline), the loop returns at its next backtrack; the
-    caller knows the result is then partial.
+    caller knows the result is then partial. The placements made (the last two rows' included)
+    are added to stop[1], the search's nodes.
 
     Why it is fast (figures in the README): the current row's state lives in locals; a frame is
     pushed only for a row with squares left to try, so the last square descends like a tail
@@ -89,10 +96,14 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
     last = n - 1
     a = masks[row0] & ~(cols0 | d1_0 | d2_0)
     if row0 == last:
-        return int(a != _ZERO)
+        got = np.int64(a != _ZERO)
+        stop[1] += got
+        return got
     m = masks[last]
     if row0 == last - 1:
-        return _last_two(m, diag, cols0, d1_0, d2_0, a)
+        got = _last_two(m, diag, cols0, d1_0, d2_0, a)
+        stop[1] += _few(a) + got
+        return got
     if a == _ZERO:
         return 0
     frames = np.empty(8 * n, np.uint64)  # (squares left, cols, d1, d2, row, -, -, -) per open row
@@ -105,9 +116,11 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
     r = np.uint64(row0)
     c0, l0, g0 = cols0, d1_0, d2_0
     total = 0
+    placed = 0
     while True:
         bit = _lowbit(a)
         a ^= bit
+        placed += 1
         c = c0 | bit
         if diag:
             x = (l0 | bit) << _ONE
@@ -117,7 +130,9 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
             y = _ZERO
         nxt = (m if plain else masks[r + _ONE]) & ~(c | x | y)
         if r == bottom:
-            total += _last_two(m, diag, c, x, y, nxt)
+            got = _last_two(m, diag, c, x, y, nxt)
+            total += got
+            placed += _few(nxt) + got
         elif nxt != _ZERO:
             if a != _ZERO:
                 frames[sp], frames[sp + _ONE], frames[sp + two] = a, c0, l0
@@ -128,6 +143,7 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
             continue
         if a == _ZERO:
             if sp == _ZERO or stop[0] != 0:
+                stop[1] += placed
                 return total
             sp -= stride
             a, c0, l0, g0, r = frames[sp], frames[sp + _ONE], frames[sp + two], frames[sp + three], frames[sp + four]
@@ -363,6 +379,7 @@ def count_point_symmetric(n, stop):
     p = 0
     q = 0
     r = 0
+    placed = 0  # pairs placed: this search's nodes, added to stop[1]
     cand[0] = 0
     while r >= 0:
         if r == half:
@@ -378,6 +395,7 @@ def count_point_symmetric(n, stop):
         x = cand[r]
         if x >= n:
             if stop[0] != 0:
+                stop[1] += placed
                 return p, q
             r -= 1
             continue
@@ -393,9 +411,11 @@ def count_point_symmetric(n, stop):
             continue
         place[r] = x
         place[r2] = y
+        placed += 1
         cols[r + 1] = cols[r] | bits
         sums[r + 1] = sums[r] | s
         difs[r + 1] = difs[r] | d
         r += 1
         cand[r] = 0
+    stop[1] += placed
     return p, q

@@ -69,6 +69,15 @@ def count_item(context: tuple[np.ndarray, bool, np.ndarray], i: int) -> int:
     return count_one(masks, diag, subs[i])
 
 
+def count_item_nodes(context: tuple[np.ndarray, bool, np.ndarray], i: int) -> tuple[int, int]:
+    """(count, nodes) of work item i, for a pool that reports the search's nodes."""
+    from ..watch import tally
+
+    masks, diag, subs = context
+    t = tally()
+    return count_one(masks, diag, subs[i], t), int(t[1])
+
+
 def load_kernels(masks: np.ndarray, diag: bool) -> None:
     """Load the compiled count kernel in this process (before forking workers that share it)."""
     count_one(masks, diag, np.array([0, masks.shape[0] - 1, 0, 0, 0], dtype=np.uint64))
