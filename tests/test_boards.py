@@ -99,3 +99,27 @@ def test_the_commands_take_rows(tmp_path):
     r = run("compare", "--n", "5..6", "--rows", 4, "--backends", "bitmask,cpsat", "--json")
     rows = [json.loads(line) for line in r.stdout.splitlines()[:-1]]
     assert r.exit_code == 0 and sorted({x["answer"] for x in rows}) == [A269133[4][3], A269133[5][3]]
+
+
+def test_a_count_searches_half_the_first_row_where_the_mirror_holds():
+    from nqueens_cp.backends.base import Deadline
+    from nqueens_cp.backends.bitmask.rows import count_any
+
+    for p, mirror in (
+        (Problem(9, "RN"), True),
+        (Problem(8, rows=5), True),
+        (Problem(8, rows=5, blocked=[(0, 0)]), False),
+        (Problem(7, "Rline(1,-1)"), False),
+        (Problem(7, "QN", torus=True, rows=4), True),
+    ):
+        truth = len(brute_force(p)) if p.n <= 8 else nq.count(p, "cpsat")
+        assert count_any(p, Deadline("t", None), {}) == truth
+        plan = nq.get_backend("bitmask").plan(p, "count")
+        assert ("mirror holds" in plan.reason) == mirror, plan.reason
+    full: dict[str, int] = {}
+    half: dict[str, int] = {}
+    p = Problem(10, "RN")
+    from nqueens_cp.backends.bitmask import pysearch
+
+    assert sum(1 for _ in pysearch.any_piece(p, Deadline("t", None), full)) == count_any(p, Deadline("t", None), half)
+    assert half["nodes"] < 0.6 * full["nodes"]

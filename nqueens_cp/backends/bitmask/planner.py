@@ -39,6 +39,7 @@ CONSTELLATIONS_MAX_N = 32
 #: this share of the board is unusable (it pays per solution, the row search does not).
 MRV_COUNT_UNUSABLE = 0.5
 
+
 class Algorithm(StrEnum):
     """The engine's algorithms (the backend runs each through one dispatch table)."""
 
@@ -115,7 +116,16 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
     if not classic:
         what = f"piece {problem.piece}" if problem.square else f"a {problem.shape} board"
         if n <= MAX_COMPILED_N and jit:
-            generic = Plan(task, Algorithm.ANY_PIECE, f"{what}: the generic search reads the moves from the spec")
+            why = f"{what}: the generic search reads the moves from the spec"
+            if task == Task.COUNT:
+                from .rows import mirrored
+
+                why += (
+                    "; the left-right mirror holds: half the first row, counted twice"
+                    if mirrored(problem)
+                    else ("; no left-right mirror: the whole first row")
+                )
+            generic = Plan(task, Algorithm.ANY_PIECE, why)
         wide = f"{what}: the generic row search on Python integers reads the moves from the spec, {wide}"
     workers = settings.get("workers")
     searchable = n <= MAX_PYTHON_SEARCH_N

@@ -72,20 +72,38 @@ def _batches(
 
 def count_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> int:
     """The number of solutions of any piece and board shape, from the generic kernel counting in
-    slices; raises Unknown (with the count so far) at the deadline."""
+    slices; raises Unknown (with a lower bound: the count so far) at the deadline. Where the
+    left-right mirror maps the problem onto itself (`mirrored`), only first-row squares in the
+    left half are searched, counted twice, and the middle column of an odd board once."""
     from . import anykernel as k
 
     masks = masks_array(problem)
     slides, reach = k.tables(problem)
-    state = k.new_state(masks, slides)
-    st = state[-1]
+    parts = [(masks, 1)]
+    if mirrored(problem):
+        n, first = problem.n, int(masks[0])
+        left, middle = masks.copy(), masks.copy()
+        left[0] = first & ((1 << (n // 2)) - 1)
+        middle[0] = first & (1 << (n // 2)) if n % 2 else 0
+        parts = [(left, 2), (middle, 1)]
     nothing = np.empty((0, problem.rows), dtype=np.int16)
     found = 0
-    try:
-        while not st[1]:
-            found += int(k.search(masks, slides, reach, *state, nothing, SLICE_NODES))
-            if not st[1]:
-                deadline.check(found)
-    finally:
-        stats["nodes"] = stats.get("nodes", 0) + int(st[2])
+    for part, weight in parts:
+        state = k.new_state(part, slides)
+        st = state[-1]
+        try:
+            while not st[1]:
+                found += weight * int(k.search(part, slides, reach, *state, nothing, SLICE_NODES))
+                if not st[1]:
+                    deadline.check(found)
+        finally:
+            stats["nodes"] = stats.get("nodes", 0) + int(st[2])
     return found
+
+
+def mirrored(problem: Problem) -> bool:
+    """Whether reflecting the columns maps the problem (piece, blocked and fixed squares) onto
+    itself, so that a count may search half of the first row."""
+    from ...model.symmetry import problem_symmetries
+
+    return "flip-cols" in problem_symmetries(problem)
