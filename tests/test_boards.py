@@ -35,6 +35,7 @@ def test_queens_on_rectangles_count_as_oeis_a269133():
         assert [nq.count(Problem(n, rows=m)) for m in range(1, n + 1)] == row
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", [b for b in available_backends() if b != "bitmask"])
 def test_every_backend_counts_rectangles_as_oeis_does(backend):
     for n, row in enumerate(A269133[:7], start=1):
@@ -100,6 +101,7 @@ def test_the_commands_take_rows(tmp_path):
     rows = [json.loads(line) for line in r.stdout.splitlines()[:-1]]
     assert r.exit_code == 0 and sorted({x["answer"] for x in rows}) == [A269133[4][3], A269133[5][3]]
 
+@pytest.mark.slow
 
 def test_a_count_searches_half_the_first_row_where_the_mirror_holds():
     from nqueens_cp.backends.base import Deadline

@@ -47,6 +47,7 @@ def test_the_exported_program_is_the_reviewed_encoding(tmp_path):
     assert text.startswith(golden) and "row(1..6). col(1..6)." in text
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 def test_the_time_limit_stops_clingo():
     start = time.monotonic()
@@ -56,6 +57,7 @@ def test_the_time_limit_stops_clingo():
     assert time.monotonic() - start < 1 + 3  # models kept coming, and the limit went unseen (20 s)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_stops_clingo_at_once(sig, code):

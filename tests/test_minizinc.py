@@ -23,6 +23,7 @@ def _left() -> bool:
     """Whether a MiniZinc run of ours is still alive (its files are in nqueens-mzn-* folders)."""
     return subprocess.run(["pgrep", "-f", "nqueens-mzn-"], capture_output=True).returncode == 0
 
+@pytest.mark.slow
 
 def test_minizinc_counts_what_oeis_publishes():
     assert [nq.count(n, "minizinc") for n in range(1, 9)] == A000170[:8]
@@ -44,6 +45,7 @@ def test_an_unknown_solver_is_one_line_naming_those_that_run_here():
     assert "cplex" not in r.stderr and "gist" not in r.stderr  # listed by MiniZinc, but cannot run here
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 def test_the_time_limit_stops_minizinc_and_leaves_nothing():
     start = time.monotonic()
@@ -56,6 +58,7 @@ def test_the_time_limit_stops_minizinc_and_leaves_nothing():
     assert not _left()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_stops_minizinc_at_once(sig, code):

@@ -79,6 +79,7 @@ def _errors(browser) -> list[str]:
     return [e["message"] for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
 
 
+@pytest.mark.slow
 @browser_test
 @pytest.mark.timeout(120)
 def test_the_report_lists_sorts_and_filters_the_runs(runs, browser, tmp_path):
@@ -121,6 +122,7 @@ def test_the_report_lists_sorts_and_filters_the_runs(runs, browser, tmp_path):
     assert _errors(browser) == []
 
 
+@pytest.mark.slow
 @browser_test
 @pytest.mark.timeout(120)
 def test_hovering_a_scatter_point_names_its_instance_and_both_times(runs, browser, tmp_path):
@@ -142,6 +144,7 @@ def test_hovering_a_scatter_point_names_its_instance_and_both_times(runs, browse
     assert _errors(browser) == []
 
 
+@pytest.mark.slow
 @browser_test
 @pytest.mark.timeout(120)
 def test_several_result_sets_side_by_side(runs, browser, tmp_path):

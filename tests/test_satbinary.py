@@ -22,6 +22,7 @@ def _binary(cmd: str):
 BINARIES = [_binary(cmd) for cmd in ("cadical -q {cnf}", "picosat")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("binary", BINARIES)
 def test_a_solver_binary_decides_and_counts_like_the_others(binary):
     option = {"sat_solver": f"cmd:{binary}"}

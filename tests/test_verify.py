@@ -48,6 +48,7 @@ def test_three_backends_agree_on_random_problems(p):
         assert counts == {len(brute_force_problem(p))}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", csplib_cases())
 def test_three_backends_agree_on_csplib_instances(name):
     p = read_model(CSPLIB_DIR / name)
