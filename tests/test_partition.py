@@ -514,3 +514,49 @@ def test_a_long_count_off_a_terminal_ends_with_one_summary_line(monkeypatch):
     lines = r.stderr.strip().splitlines()
     summary = r"nqueens: sub-problems: [\d,]+ of [\d,]+ sub-problems, 73,712 solutions, .*"
     assert len(lines) == 1 and re.fullmatch(summary, lines[0])
+
+
+@pytest.mark.parametrize(
+    "p",
+    [
+        Problem(10, "RN"),
+        Problem(9, "QN", torus=True, rows=6),
+        Problem(9, "Rline(1,-1)", blocked=[(1, 2)]),
+        Problem(8, "RF", rows=1),
+    ],
+    ids=lambda p: f"{p.piece}-{p.shape}{'-torus' if p.torus else ''}",
+)
+def test_any_piece_counts_on_the_pool_and_through_checkpoints_as_in_one_process(p, tmp_path):
+    """The generic search was refused with --workers, --checkpoint and --dask; it is now cut into
+    sub-problems of its first two rows, which every runner counts alike."""
+    one = nq.get_backend("bitmask", workers=1).count(p)
+    two = nq.get_backend("bitmask", workers=2).count(p)
+    truth = nq.count(p, "cpsat")
+    assert one.count == two.count == truth and two.stats["nodes"] > 0
+    ck = tmp_path / "c.jsonl"
+    r = run(
+        "count",
+        p.n,
+        "--piece",
+        p.piece,
+        "--rows",
+        p.rows,
+        *(["--torus"] if p.torus else []),
+        *[x for sq in p.blocked for x in ("--block", f"{sq[0]},{sq[1]}")],
+        "--checkpoint",
+        ck,
+    )
+    assert r.exit_code == 0 and r.stdout.strip() == str(truth), r.output
+    assert run(
+        "count",
+        p.n,
+        "--piece",
+        p.piece,
+        "--rows",
+        p.rows,
+        *(["--torus"] if p.torus else []),
+        *[x for sq in p.blocked for x in ("--block", f"{sq[0]},{sq[1]}")],
+        "--checkpoint",
+        ck,
+        "--check",
+    ).stdout.strip() == str(truth)

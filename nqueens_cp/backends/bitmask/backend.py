@@ -120,7 +120,7 @@ class BitmaskBackend(Backend):
             Algorithm.MRV: lambda p: self._one_item(self._mrv(p, stop_at=0)),
             Algorithm.ROWS_PYTHON: lambda p: self._one_item(self._count_rows(p, plan)),
             Algorithm.COUNT_ROWS: lambda p: self._one_item(self._count_rows(p, plan)),
-            Algorithm.ANY_PIECE: lambda p: self._one_item(self._count_any(p)),
+            Algorithm.ANY_PIECE: lambda p: self._count_any(p, plan),
         }
         return run[Algorithm(plan.algorithm)](problem)
 
@@ -144,13 +144,27 @@ class BitmaskBackend(Backend):
             return counted((1 for _ in pysearch.solutions(problem, self.deadline(), stats)), stats)
         return counted((len(batch) for batch in enumerate_arrays(problem, self.deadline(), stats)), stats)
 
-    def _count_any(self, problem: Problem) -> Outcome:
+    def _count_any(self, problem: Problem, plan: Plan) -> Outcome:
+        """The generic kernel's count: in this process, or its sub-problems on the pool."""
         stats: Stats = {}
+        deadline = self.deadline()
         try:
-            count = count_any(problem, self.deadline(), stats)
+            if plan.workers > 1:
+                from ...run.parallel import share_work
+                from . import anysplit
+
+                part = anysplit.partition(problem)
+                assert part.prepare is not None
+                part.prepare()
+                progress = self.settings.get("progress")
+                count, nodes = share_work(
+                    anysplit.count_item_nodes, part.size, plan.workers, part.context, 2, progress, deadline.check
+                )
+                return Outcome(Status.SOLVED, count=count, stats={"nodes": nodes})
+            count = count_any(problem, deadline, stats)
         except Unknown as exc:
             return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason, stats=stats)
-        return Outcome(Status.SOLVED, count=count, stats=stats)
+        return self._one_item(Outcome(Status.SOLVED, count=count, stats=stats))
 
     def _count_split(self, problem: Problem, plan: Plan) -> Outcome:
         """The row split's numbered sub-problems, the same ones `partition` hands to checkpoints
@@ -267,10 +281,13 @@ class BitmaskBackend(Backend):
 
             return cs.partition(problem, cs.constellations(problem))
         if plan.algorithm == Algorithm.ANY_PIECE:
-            raise UnsupportedProblem(
-                f"bitmask: the generic search ({problem.piece} on {problem.shape}) counts in one process; "
-                "it is not cut into sub-problems (--checkpoint, --dask)"
-            )
+            if depth is not None:
+                raise UnsupportedProblem(
+                    "bitmask: the generic search is cut at its first two rows; --depth applies to queens and rooks"
+                )
+            from . import anysplit
+
+            return anysplit.partition(problem)
         if problem.n > planner.MAX_COMPILED_N or problem.torus or problem.rule.knight:
             raise BackendError("bitmask: a partitioned count covers queen and rook boards up to 64 columns")
         if depth is None:

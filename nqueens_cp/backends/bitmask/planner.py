@@ -157,9 +157,9 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         return Plan(task, Algorithm.ROWS, "a variant with no closed form for this n")
 
     if generic:
-        if workers not in (None, 1):
-            what = f"the generic search ({problem.piece}, {problem.shape})"
-            raise UnsupportedProblem(f"bitmask: {what} runs in one process")
+        if task == Task.COUNT:  # cut into sub-problems of two pinned rows (anysplit)
+            w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
+            return Plan(task, generic.algorithm, generic.reason, w)
         return generic
     if task == Task.SOLVE:
         if not compiled:

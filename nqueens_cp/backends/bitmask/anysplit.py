@@ -1,0 +1,82 @@
+"""The generic kernel's count cut into numbered sub-problems, so that any piece and board shape
+counts on the process pool, through checkpoints and on Dask like the queen does.
+
+A sub-problem pins the pieces of the first two rows: (c0, c1, weight), the search then runs
+from row 0 with those rows' masks narrowed to the one square (the kernel itself rules out a
+pair that attacks). Where the left-right mirror maps the problem onto itself, only c0 in the
+left half is listed, with weight 2 (the middle column of an odd board weight 1), as the
+in-process count does. The order is fixed, so item i means the same in every run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...model.problem import Problem
+from .rows import SLICE_NODES, mirrored
+from .split import fingerprint, masks_array
+
+
+def items(problem: Problem) -> np.ndarray:
+    """The sub-problems as rows (c0, c1, weight); c1 = -1 on a board of one row."""
+    n, masks = problem.n, problem.row_masks
+    out = []
+    half = mirrored(problem)
+    for c0 in range(n):
+        if not masks[0] >> c0 & 1:
+            continue
+        weight = 1
+        if half:
+            if 2 * c0 + 1 > n:
+                break
+            weight = 2 if 2 * c0 + 1 < n else 1
+        if problem.rows == 1:
+            out.append((c0, -1, weight))
+            continue
+        out += [(c0, c1, weight) for c1 in range(n) if masks[1] >> c1 & 1 and c1 != c0]
+    return np.array(out, np.int64).reshape(-1, 3)
+
+
+def context(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    from . import anykernel as k
+
+    slides, reach = k.tables(problem)
+    return masks_array(problem), slides, reach, items(problem)
+
+
+def count_item_nodes(ctx: tuple[np.ndarray, ...], i: int) -> tuple[int, int]:
+    """(weighted count, nodes) of sub-problem i, searched to its end."""
+    from . import anykernel as k
+
+    masks, slides, reach, subs = ctx
+    c0, c1, weight = (int(v) for v in subs[i])
+    part = masks.copy()
+    part[0] &= np.uint64(1 << c0)
+    if c1 >= 0:
+        part[1] &= np.uint64(1 << c1)
+    state = k.new_state(part, slides)
+    nothing = np.empty((0, masks.shape[0]), np.int16)
+    found = 0
+    while not state[-1][1]:
+        found += int(k.search(part, slides, reach, *state, nothing, SLICE_NODES))
+    return weight * found, int(state[-1][2])
+
+
+def count_item(ctx: tuple[np.ndarray, ...], i: int) -> int:
+    """Work item i of a partitioned count (see nqueens_cp.run.partition)."""
+    return count_item_nodes(ctx, i)[0]
+
+
+def partition(problem: Problem) -> Any:
+    from ...run.partition import Partition
+
+    ctx = context(problem)
+    return Partition(
+        fingerprint(problem, 2) | {"rows": problem.rows, "split": "any-piece"},
+        ctx[3].shape[0],
+        count_item,
+        ctx,
+        lambda: count_item_nodes(context(Problem(4, problem.piece, rows=2)), 0),  # load the kernel
+    )
