@@ -73,3 +73,15 @@ def test_minizinc_missing_is_said_and_left_out_of_the_defaults(monkeypatch):
     assert "minizinc" not in available_backends()
     r = run("count", 6, "-b", "minizinc")
     assert r.exit_code == 2 and "apt-get install minizinc" in r.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_solver_killed_at_the_limit_has_its_cpu_time_counted(tmp_path):
+    """MiniZinc's solver runs as its child, which the kill at the limit orphans before MiniZinc
+    waits for it: its CPU time reached no rusage, and a 2 s run was recorded at 0.25 CPU s."""
+    out = tmp_path / "r.jsonl"
+    r = run("compare", "--n", "14", "--backends", "minizinc", "--task", "count", "--time-limit", "2", "-o", out)
+    assert r.exit_code == 0, r.output
+    row = json.loads(out.read_text().splitlines()[0])
+    assert row["status"] == "unknown" and row["cpu_seconds"] > 1.0, row
