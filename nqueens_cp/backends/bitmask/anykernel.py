@@ -90,6 +90,14 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
     depth = reach.shape[0] - 1
     cap = out.shape[0]
     counting = cap == 0
+    steps = slides[:, 0].copy()
+    shl = np.zeros(k, np.uint64)  # a shift by b: left by b >= 0, or right by -b
+    shr = np.zeros(k, np.uint64)
+    for j in range(k):
+        if slides[j, 1] >= 0:
+            shl[j] = slides[j, 1]
+        else:
+            shr[j] = -slides[j, 1]
     r = st[0]
     found = 0
     nodes = 0
@@ -119,12 +127,16 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
             found += 1
             continue
         nxt = r + 1
+        ruled = _ZERO
         for j in range(k):  # each slide carries its row's mask a rows down, b columns over
-            down = r + slides[j, 0]
+            down = r + steps[j]
             if down < m:
-                b = slides[j, 1]
-                v = lines[r, j] | bit
-                lines[down, j] = v << np.uint64(b) if b >= 0 else v >> np.uint64(-b)
+                v = ((lines[r, j] | bit) << shl[j]) >> shr[j]
+                lines[down, j] = v
+                if down == nxt:
+                    ruled |= v
+                    continue
+            ruled |= lines[nxt, j]  # set when row nxt - a was placed (zero above row a)
         for d in range(1, depth + 1):  # leaps: the rows they reach, carried one level down
             r2 = r + d
             if r2 >= m:
@@ -135,11 +147,9 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
             taken[nxt, r2] = v
         used = cols[r] | bit
         cols[nxt] = used
-        ruled = used
+        ruled |= used
         if depth > 0:
             ruled |= taken[nxt, nxt]
-        for j in range(k):
-            ruled |= lines[nxt, j]
         r = nxt
         avail[r] = masks[r] & ~ruled
     st[0] = r
