@@ -534,29 +534,8 @@ def test_any_piece_counts_on_the_pool_and_through_checkpoints_as_in_one_process(
     truth = nq.count(p, "cpsat")
     assert one.count == two.count == truth and two.stats["nodes"] > 0
     ck = tmp_path / "c.jsonl"
-    r = run(
-        "count",
-        p.n,
-        "--piece",
-        p.piece,
-        "--rows",
-        p.rows,
-        *(["--torus"] if p.torus else []),
-        *[x for sq in p.blocked for x in ("--block", f"{sq[0]},{sq[1]}")],
-        "--checkpoint",
-        ck,
-    )
+    board = [p.n, "--piece", p.piece, "--rows", p.rows, *(["--torus"] if p.torus else [])]
+    board += [x for sq in p.blocked for x in ("--block", f"{sq[0]},{sq[1]}")]
+    r = run("count", *board, "--checkpoint", ck)
     assert r.exit_code == 0 and r.stdout.strip() == str(truth), r.output
-    assert run(
-        "count",
-        p.n,
-        "--piece",
-        p.piece,
-        "--rows",
-        p.rows,
-        *(["--torus"] if p.torus else []),
-        *[x for sq in p.blocked for x in ("--block", f"{sq[0]},{sq[1]}")],
-        "--checkpoint",
-        ck,
-        "--check",
-    ).stdout.strip() == str(truth)
+    assert run("count", *board, "--checkpoint", ck, "--check").stdout.strip() == str(truth)
