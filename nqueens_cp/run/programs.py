@@ -32,9 +32,30 @@ def stray_cpu() -> float:
     return _stray_cpu
 
 
-def _kill_group(leader: int) -> None:
-    """SIGKILL the group of `leader`, first noting the CPU time of its members other than the
-    leader (the leader's own, and its reaped children's, reach us through its wait)."""
+def _start(args: Sequence[str], stdout: IO[bytes] | int, stderr: IO[bytes] | int) -> subprocess.Popen:
+    """The program in its own process group, ended by the kernel if this process dies."""
+    return subprocess.Popen(
+        list(args),
+        stdout=stdout,
+        stderr=stderr,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=functools.partial(die_with_parent, os.getpid()),
+    )
+
+
+def _end(proc: subprocess.Popen) -> None:
+    """SIGKILL the program's group and wait for it. When the program is still running, first
+    note the CPU time of the group's other members, which the kill orphans (the program's own,
+    and its reaped children's, reach us through the wait)."""
+    if proc.poll() is None:
+        _note_strays(proc.pid)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def _note_strays(leader: int) -> None:
     global _stray_cpu
     tick = os.sysconf("SC_CLK_TCK")
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
@@ -45,8 +66,6 @@ def _kill_group(leader: int) -> None:
                 fields = f.read().rpartition(")")[2].split()
             if int(fields[2]) == leader:  # its process group
                 _stray_cpu += (int(fields[11]) + int(fields[12])) / tick
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(leader, signal.SIGKILL)
 
 
 def run_group(
@@ -59,14 +78,7 @@ def run_group(
     """The program's exit code. Past `timeout` seconds raises subprocess.TimeoutExpired; `poll`,
     called every POLL_SECONDS, stops the wait by raising. Either way, and on Ctrl-C, the
     program's group is SIGKILLed before this returns or raises. OSError if it cannot start."""
-    proc = subprocess.Popen(
-        list(args),
-        stdout=stdout,
-        stderr=stderr,
-        stdin=subprocess.DEVNULL,
-        start_new_session=True,
-        preexec_fn=functools.partial(die_with_parent, os.getpid()),
-    )
+    proc = _start(args, stdout, stderr)
     try:
         if poll is None:
             return proc.wait(timeout=timeout)
@@ -76,8 +88,7 @@ def run_group(
             except subprocess.TimeoutExpired:
                 poll()
     finally:
-        _kill_group(proc.pid)  # its children too, whatever happened
-        proc.wait()
+        _end(proc)  # its children too, whatever happened
 
 
 def lines_of(
@@ -87,17 +98,10 @@ def lines_of(
 ) -> Iterator[bytes]:
     """The program's output lines as it prints them (a solver streaming its solutions), run as
     `run_group` runs a program. A reader thread hands the lines over, so the caller's `poll` is
-    called every POLL_SECONDS, whether the program is silent or streaming, and a stop (the poll raising, Ctrl-C,
-    the caller closing the generator) kills the program's group at once. The exit code is
-    returned as the generator's value."""
-    proc = subprocess.Popen(
-        list(args),
-        stdout=subprocess.PIPE,
-        stderr=stderr,
-        stdin=subprocess.DEVNULL,
-        start_new_session=True,
-        preexec_fn=functools.partial(die_with_parent, os.getpid()),
-    )
+    called every POLL_SECONDS, whether the program is silent or streaming, and a stop (the poll
+    raising, Ctrl-C, the caller closing the generator) kills the program's group at once. The
+    exit code is returned as the generator's value."""
+    proc = _start(args, subprocess.PIPE, stderr)
     lines: queue.Queue[bytes | None] = queue.Queue(maxsize=1024)  # bounded: a flood waits for us
     stdout = proc.stdout
     assert stdout is not None
@@ -117,16 +121,15 @@ def lines_of(
                 line = lines.get(timeout=POLL_SECONDS)
             except queue.Empty:
                 line = b""
+            if line is None:
+                return proc.wait()
             if poll is not None and (not line or time.monotonic() - polled >= POLL_SECONDS):
                 poll()  # while it is silent, and while lines keep coming
                 polled = time.monotonic()
-            if line is None:
-                return proc.wait()
             if line:
                 yield line
     finally:
-        _kill_group(proc.pid)
-        proc.wait()
+        _end(proc)
         while reader.is_alive():  # the reader may wait on a full queue: drain it so it ends
             with contextlib.suppress(queue.Empty):
                 lines.get(timeout=POLL_SECONDS)
