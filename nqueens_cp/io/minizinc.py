@@ -5,10 +5,9 @@ so the data file's squares are 1-based, as the model says."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib.resources import files
-from math import gcd
 
-from ..model.pieces import slide_directions
 from ..model.problem import Problem
 
 
@@ -21,14 +20,7 @@ def data_text(problem: Problem) -> str:
     from its spec), torus, blocked and fixed squares."""
     p = problem
     m, n, torus = p.rows, p.n, p.torus
-    families = [(a, b) for a, b in slide_directions(p.rule) if not torus or a == 1]
-    skipping = torus and len(families) < len(slide_directions(p.rule))
-    forbidden = [
-        (dr, dc)
-        for dr in range(1, m)
-        for dc in sorted(p.offsets(dr) if skipping else p.rule.leap_offsets(dr, n, torus, m))
-    ]
-    lines = [(a, b, gcd(m * b, n) if torus else 0) for a, b in families]
+    lines, forbidden = p.line_model
     header = f"% nqueens_cp: n = {n}, rows = {m}, piece = {p.piece}, torus = {str(torus).lower()} (squares 1-based)"
     text = [
         header,
@@ -47,7 +39,7 @@ def data_text(problem: Problem) -> str:
     return "\n".join(text) + "\n"
 
 
-def _table(rows: list[tuple[int, ...]], width: int) -> str:
+def _table(rows: Sequence[tuple[int, ...]], width: int) -> str:
     """A MiniZinc 2d array literal (rows given as they are: 1-based squares already shifted)."""
     if not rows:
         return f"array2d(1..0, 1..{width}, [])"

@@ -169,6 +169,26 @@ class Problem:
         """Column offsets attacked `dr` rows away, besides the same column (see Piece.offsets)."""
         return self.rule.offsets(dr, self.n, self.torus, self.rows)
 
+    @cached_property
+    def line_model(self) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...]]:
+        """The attacks as the exported models state them: (lines, forbidden). `lines` are the
+        families of parallel lines (a, b, g) that hold at most one piece each (g: on a torus the
+        modulus of a line's key c - b*r, gcd(rows*b, n); 0 on a plain board, where the key is
+        a*c - b*r within a residue class of rows mod a). `forbidden` are the offsets (dr, dc),
+        dr >= 1, at which two pieces may not stand: the leaps, and on a torus whose wrapped lines
+        skip rows (a > 1, listed as no family), every move."""
+        m, n, torus = self.rows, self.n, self.torus
+        slides = slide_directions(self.rule)
+        families = [(a, b) for a, b in slides if not torus or a == 1]
+        skipping = len(families) < len(slides)
+        lines = tuple((a, b, gcd(m * b, n) if torus else 0) for a, b in families)
+        forbidden = tuple(
+            (dr, dc)
+            for dr in range(1, m)
+            for dc in sorted(self.offsets(dr) if skipping else self.rule.leap_offsets(dr, n, torus, m))
+        )
+        return lines, forbidden
+
     def allowed_columns(self, row: int) -> list[int]:
         """The columns a piece in `row` may use by the spec alone: the fixed column if the row
         has one, else every column that is not blocked. This is the domain the CP models use."""
