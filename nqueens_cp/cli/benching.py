@@ -96,11 +96,7 @@ def compare(
     if resume and target is None:
         raise UserError("--resume continues an --output file: give one")
     if plot is not None:  # refused before the runs, not after them
-        if plot.suffix.lower() not in PLOT_SUFFIXES:
-            raise UserError(f"--plot writes .png or .svg, not {plot.suffix or 'no extension'!r}")
-        folder = plot.parent if str(plot.parent) else Path(".")
-        if not folder.is_dir() or not os.access(folder, os.W_OK) or plot.is_dir():
-            raise UserError(f"cannot write {plot}: its folder is missing or not writable")
+        writable(plot, PLOT_SUFFIXES, "--plot")
         pyplot()
     if html is not None:
         writable(html, (".html", ".htm"), "--html")

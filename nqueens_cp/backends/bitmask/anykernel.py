@@ -27,6 +27,7 @@ from ...model.problem import Problem
 from ...run.compiled import use_user_cache
 from ..base import BackendError
 from .bits import popcount as _popcount
+from .pysearch import column_masks
 from .rowkernels import _index, _lowbit
 
 if config.DISABLE_JIT:  # the masks need fixed-width integers (planner.jit_enabled)
@@ -56,10 +57,7 @@ def tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
 
     reach = np.zeros((depth + 1, n), np.uint64)
     for d in range(1, depth + 1):
-        hits = offsets(d)
-        for c in range(n):
-            cols = {(c + o) % n if problem.torus else c + o for o in hits}
-            reach[d, c] = sum(1 << x for x in cols if 0 <= x < n)
+        reach[d] = column_masks(problem, offsets(d))
     return np.array(slides, np.int64).reshape(-1, 2), reach
 
 

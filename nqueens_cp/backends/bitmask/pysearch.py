@@ -28,14 +28,12 @@ def any_piece(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> It
     """The row search for any piece, from its spec: a piece placed in row r takes, from every
     later row r', the columns its moves reach r' - r rows away (`Piece.offsets`, wrapped on a
     torus). Attacks are symmetric, so looking down from each piece checks every pair."""
-    n, m, masks, torus = problem.n, problem.rows, problem.row_masks, problem.torus
+    m, masks = problem.rows, problem.row_masks
     reach: dict[int, list[int]] = {}
 
     def reached(d: int) -> list[int]:  # per column, the mask of columns attacked d rows below
         if d not in reach:
-            offsets = problem.offsets(d)
-            columns = [{(c + o) % n if torus else c + o for o in offsets} for c in range(n)]
-            reach[d] = [sum(1 << x for x in cs if 0 <= x < n) for cs in columns]  # a set: a torus repeats
+            reach[d] = column_masks(problem, problem.offsets(d))
         return reach[d]
 
     place = [0] * m
@@ -70,6 +68,14 @@ def any_piece(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> It
             avail[r] = masks[r] & ~below[r]
     finally:
         stats["nodes"] = nodes
+
+
+def column_masks(problem: Problem, offsets: frozenset[int]) -> list[int]:
+    """Per column c, the mask of the columns c + o (o in `offsets`) on the board, wrapped on a
+    torus (where offsets congruent mod n name one column: a set keeps it once)."""
+    n, torus = problem.n, problem.torus
+    columns = [{(c + o) % n if torus else c + o for o in offsets} for c in range(n)]
+    return [sum(1 << x for x in cs if 0 <= x < n) for cs in columns]
 
 
 def _classic(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
