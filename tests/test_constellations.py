@@ -216,3 +216,87 @@ def test_every_counting_path_reports_its_nodes():
         assert out.stats["nodes"] + above == walked["nodes"]
     r = run("count", 14, "--json")
     assert json.loads(r.stdout)["stats"]["nodes"] > 0
+
+
+#: OEIS A137774 (empresses, RN) and A002464 (Hertzsprung's problem, RF), n = 11, 12; A051223
+#: (superqueens) n = 14.
+A137774 = {11: 1546726, 12: 16598282}
+A002464 = {11: 5296790, 12: 63779034}
+
+
+def test_the_attack_table_is_the_models_attack_relation():
+    """Constellations read attacks from one table; it must say what Problem.attacks says, square
+    by square, for pieces with leaps, rides and lines, on plain and toroidal boards."""
+    pieces = [Problem(7), Problem(7, "superqueen"), Problem(7, torus=True), Problem(8, "RNN")]
+    for p in [*pieces, Problem(6, "QN", torus=True), Problem(7, "Rline(1,-1)")]:
+        n, table = p.n, cs.attack_table(p)
+        squares = [(r, c) for r in range(n) for c in range(n)]
+        for a in squares:
+            for b in squares:
+                if a != b:
+                    assert table[b[0] - a[0] + n - 1, b[1] - a[1] + n - 1] == p.attacks(a, b), (p.piece, a, b)
+
+
+def test_every_piece_that_keeps_the_eight_symmetries_counts_by_constellations():
+    """Issue 26, variants ride along: fairy pieces (any leaper and rider keeps all 8 symmetries)
+    are counted by classes of ring constellations, each class searched by the generic kernel,
+    against OEIS; a one-way line or a blocked square keeps fewer symmetries and the mirror path."""
+    b = nq.get_backend("bitmask", workers=1)
+    for n in (11, 12):
+        for piece, oeis in (("RN", A137774), ("RF", A002464)):
+            p = Problem(n, piece)
+            plan = b.plan(p, "count")
+            assert plan.algorithm == "constellations" and "all 8 symmetries" in plan.reason
+            out = b.count(p)
+            assert out.count == oeis[n] and out.stats["nodes"] > 0
+    assert nq.count(Problem(14, "superqueen"), workers=1) == 5180  # OEIS A051223
+    assert nq.count(Problem(11, "rook", torus=True)) == 39916800  # 11!: rooks on a torus are rooks
+    for p in (Problem(11, "Rline(1,-1)"), Problem(11, "RN", blocked=[(0, 0)]), Problem(11, "RN", rows=10)):
+        assert b.plan(p, "count").algorithm == "any-piece"
+    assert b.plan(Problem(11, "RN"), "unique").algorithm != "constellations"  # reflections may fix a solution
+
+
+def _symmetric_pieces(seed, count):
+    rng = np.random.default_rng(seed)
+    moves = [(a, b) for a in range(4) for b in range(a, 4) if (a, b) != (0, 0)]
+    for _ in range(count):
+        pick = rng.choice(len(moves), size=3, replace=False)
+        leapers = [moves[i] for i in pick[:2]]
+        riders = [(0, 1)] + [moves[pick[2]]] * int(rng.integers(0, 2))
+        yield nq.Piece.of(leapers, riders), bool(rng.integers(0, 2))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6))
+def test_random_symmetric_pieces_by_constellations_against_the_brute_force(seed):
+    """Random leapers and riders, plain and toroidal, on boards small enough for the brute force
+    (the constellations called directly: the planner starts them at n = 11), every ring."""
+    from tests.test_pieces import brute_force as by_definition
+
+    for piece, torus in _symmetric_pieces(seed, 2):
+        for n in (6, 7):
+            p = Problem(n, piece, torus=torus)
+            truth = len(by_definition(p))
+            for ring in range(cs.innermost_ring(n) + 1):
+                got = cs.classes_in_process(p, cs.constellations(p, ring=ring), Deadline("t", None))[0]
+                assert got == truth, (piece.text, torus, n, ring)
+
+
+@pytest.mark.slow
+def test_random_symmetric_pieces_by_constellations_against_the_mirror_path():
+    """At the planner's sizes, against the generic kernel's own count over half the first row."""
+    from nqueens_cp.backends.bitmask.rows import count_any
+
+    for piece, torus in _symmetric_pieces(99, 6):
+        p = Problem(11, piece, torus=torus)
+        assert nq.get_backend("bitmask").plan(p, "count").algorithm == "constellations"
+        assert nq.count(p, workers=1) == count_any(p, Deadline("t", None), {}), (piece.text, torus)
+
+
+def test_a_fairy_count_by_constellations_runs_on_the_pool_and_through_a_checkpoint(tmp_path):
+    ck = tmp_path / "c.jsonl"
+    r = run("count", 11, "--piece", "RN", "--checkpoint", ck, "--workers", 2)
+    assert r.exit_code == 0 and r.stdout.strip() == str(A137774[11]), r.output
+    assert '"split": "constellations"' in ck.read_text().splitlines()[0]
+    assert run("count", 11, "--piece", "RN", "--checkpoint", ck, "--check").stdout.strip() == str(A137774[11])
+    assert nq.count(Problem(11, "RF"), workers=2) == A002464[11]

@@ -10,6 +10,12 @@ constellations (its image smallest in the order `_key`, chosen to make the searc
 completions times the size of its class: 8, 4 or 2. (After Preusser and Engelhardt's Q27 project,
 which pins the two outer rings.)
 
+Any piece that keeps the 8 symmetries (every leaper and rider does) is counted this way on a
+plain square board, toroidal or not: the constellations are valid quadruples by the model's own
+attack table (`attack_table`), and each class is searched by the generic kernel
+(`anykernel`), with what the four pieces attack taken out of every row first. Plain queens have
+their own compiled ring count (`count_ring`).
+
 Which ring is free, and it matters: the innermost, k = (n-2) // 2, is the default. Four queens
 pinned near the centre attack more squares, in every row, from the first row searched; border
 queens (ring 0) leave the middle rows, where the tree is widest, to the search. README,
@@ -51,6 +57,17 @@ FIXED_BY_ROT180, FIXED_BY_ROT90, SYMMETRIC = 1, 2, 4
 MAX_N = 32
 
 
+def queen_like(problem: Problem) -> bool:
+    """A piece that rides the diagonals: no reflection fixes a solution (a piece and its mirror
+    image would share a diagonal), so the classes follow from Q, P and R (see the module)."""
+    return problem.rule.classic and problem.rule.diagonals
+
+
+def plain_queens(problem: Problem) -> bool:
+    """Queens on a plain board: the compiled ring count (`count_ring`) serves them."""
+    return queen_like(problem) and not problem.rule.knight and not problem.torus
+
+
 def innermost_ring(n: int) -> int:
     """The ring closest to the centre: rows (n-2)//2 and n-1-(n-2)//2 (adjacent for even n, the
     centre row between them for odd n)."""
@@ -82,24 +99,24 @@ class Constellations:
         return h.hexdigest()[:16]
 
 
+@lru_cache(maxsize=16)
+def attack_table(problem: Problem) -> np.ndarray:
+    """table[dr + n - 1, dc + n - 1]: whether two pieces (dr, dc) apart attack each other, from
+    the model's own offsets (any piece, plain or toroidal board); False at (0, 0)."""
+    n = problem.n
+    table = np.zeros((2 * n - 1, 2 * n - 1), bool)
+    table[n - 1, :] = table[:, n - 1] = True
+    for dr in range(1, n):
+        for dc in problem.offsets(dr):
+            table[n - 1 + dr, n - 1 + dc] = table[n - 1 - dr, n - 1 - dc] = True
+    table[n - 1, n - 1] = False
+    return table
+
+
 def _attacks(problem: Problem, r1, c1, r2, c2) -> np.ndarray:
     """Vectorized Problem.attacks for distinct squares (equal squares: no attack)."""
     n = problem.n
-    dr, dc = r2 - r1, c2 - c1
-    same = (dr == 0) & (dc == 0)
-    hit = (dr == 0) | (dc == 0)
-    if problem.rule.diagonals:
-        if problem.torus:
-            hit |= ((dr - dc) % n == 0) | ((dr + dc) % n == 0)
-        else:
-            hit |= (dr == dc) | (dr == -dc)
-    if problem.rule.knight:
-        for x, y in ((1, 2), (2, 1), (1, -2), (2, -1), (-1, 2), (-2, 1), (-1, -2), (-2, -1)):
-            if problem.torus:
-                hit |= ((dr - x) % n == 0) & ((dc - y) % n == 0)
-            else:
-                hit |= (dr == x) & (dc == y)
-    return hit & ~same
+    return attack_table(problem)[r2 - r1 + n - 1, c2 - c1 + n - 1]
 
 
 def _image(n: int, ring: int, name: str, a, b, c, d) -> tuple[np.ndarray, ...]:
@@ -168,8 +185,8 @@ def constellations(problem: Problem, key: Callable[..., np.ndarray] = _key, ring
     keep = np.flatnonzero(canonical)
     items = np.stack([a[keep], b[keep], c[keep], d[keep]], axis=1)
     weights = len(NAMES) // stabilizer[keep]
-    fixed = fixed[keep]
-    if not (problem.torus or problem.rule.knight):  # the solutions fixed by rotations: one search
+    fixed = fixed[keep] if queen_like(problem) else np.zeros(keep.size, np.int64)
+    if plain_queens(problem):  # the solutions fixed by rotations: one search
         items = np.vstack([items, np.full((1, 4), -1, np.int64)])
         weights = np.append(weights, 0)
         fixed = np.append(np.zeros(keep.size, np.int64), SYMMETRIC)
@@ -210,6 +227,45 @@ def _enumerated(
     return w * total, w * p, w * r, stats.get("nodes", 0)
 
 
+def pinned_masks(problem: Problem, cons: Constellations, i: int) -> np.ndarray:
+    """Sub-problem i's row masks for any piece: the four ring pieces pinned, and every square
+    one of them attacks (the model's attack table) taken out of every other row."""
+    n = problem.n
+    a, b, c, d = (int(v) for v in cons.items[i])
+    lo, hi = cons.ring, n - 1 - cons.ring
+    table = attack_table(problem)
+    rows, cols = np.ogrid[:n, :n]
+    free = np.ones((n, n), bool)
+    for pr, pc in ((lo, a), (hi, b), (c, lo), (d, hi)):
+        free &= ~table[rows - pr + n - 1, cols - pc + n - 1]
+    return np.bitwise_or.reduce(free.astype(np.uint64) << np.arange(n, dtype=np.uint64), axis=1)
+
+
+@lru_cache(maxsize=16)
+def _tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
+    from . import anykernel
+
+    return anykernel.tables(problem)
+
+
+def _searched(problem: Problem, cons: Constellations, i: int, deadline: Deadline | None = None) -> tuple[int, int]:
+    """(weighted completions, nodes) of sub-problem i from the generic kernel, counting (any
+    piece, any board the 8 symmetries keep), in slices: the deadline is seen between them."""
+    from . import anykernel
+    from .rows import SLICE_NODES
+
+    masks = pinned_masks(problem, cons, i)
+    slides, reach = _tables(problem)
+    state = anykernel.new_state(masks, slides)
+    nothing = np.empty((0, problem.n), np.int16)
+    found = 0
+    while not state[-1][1]:
+        found += int(anykernel.search(masks, slides, reach, *state, nothing, SLICE_NODES))
+        if deadline is not None and not state[-1][1]:
+            deadline.check(None)
+    return int(cons.weights[i]) * found, int(state[-1][2])
+
+
 def classes_item(context: tuple[Problem, Constellations], i: int) -> tuple[int, int, int, int]:
     """Sub-problem i's weighted contributions to (Q, P, R): all solutions, those fixed by rot180,
     those fixed by rot90; and its search's nodes."""
@@ -222,8 +278,11 @@ def classes_item(context: tuple[Problem, Constellations], i: int) -> tuple[int, 
 
         p, r = count_point_symmetric(problem.n, t)
         return 0, int(p), int(r), int(t[1])
-    if problem.torus or problem.rule.knight:
-        return _enumerated(problem, cons, i)
+    if not plain_queens(problem):
+        if cons.fixed[i]:
+            return _enumerated(problem, cons, i)
+        q, nodes = _searched(problem, cons, i)
+        return q, 0, 0, nodes
     from .rowkernels import count_ring
 
     out = np.zeros(1, np.int64)
@@ -271,8 +330,7 @@ def classes_in_process(
     from .rowkernels import count_point_symmetric, count_ring
 
     q = p = r = 0
-    enumerated = problem.torus or problem.rule.knight
-    plain = np.flatnonzero(cons.fixed == 0) if not enumerated else np.array([], int)
+    plain = np.flatnonzero(cons.fixed == 0) if plain_queens(problem) else np.array([], int)
     others = np.setdiff1d(np.arange(len(cons)), plain)
     done = 0
     start = time.perf_counter()
@@ -289,8 +347,11 @@ def classes_in_process(
             if cons.fixed[i] == SYMMETRIC:
                 dp, dr = count_point_symmetric(problem.n, stop)
                 dq = 0
-            else:
+            elif cons.fixed[i]:
                 dq, dp, dr, dn = _enumerated(problem, cons, i, deadline)
+                stop[1] += dn
+            else:
+                (dq, dn), dp, dr = _searched(problem, cons, i, deadline), 0, 0
                 stop[1] += dn
             deadline.check(None)
             q, p, r = q + dq, p + int(dp), r + int(dr)

@@ -63,7 +63,7 @@ ALGORITHMS = {
     Algorithm.COUNT_ROWS: "compiled row search, counting its solutions",
     Algorithm.CANONICAL: "symmetry-broken compiled searches with a compiled canonical test",
     Algorithm.CONSTELLATIONS: (
-        "one search per symmetry class of the queens of the innermost ring, weighted by the class size"
+        "one search per symmetry class of the pieces of the innermost ring, weighted by the class size"
     ),
     Algorithm.ANY_PIECE: "row-by-row bitmask search for any piece and board shape, compiled, lexicographic",
 }
@@ -81,11 +81,18 @@ def jit_enabled() -> bool:
         return True
 
 
-def by_constellations(problem: Problem) -> bool:
-    """A plain queen-like board (queens, superqueens, on a plain or toroidal board): all 8
-    symmetries hold, so symmetry classes of ring constellations can be counted."""
-    queen_like = specialised(problem) and problem.rule.diagonals
-    return problem.is_plain and queen_like and CONSTELLATIONS_FROM_N <= problem.n <= CONSTELLATIONS_MAX_N
+def by_constellations(problem: Problem, task: Task = Task.COUNT) -> bool:
+    """Counted by symmetry classes of ring constellations: a plain square board whose piece keeps
+    all 8 symmetries (every leaper and rider does, a one-way line does not), plain or toroidal.
+    Symmetry classes of solutions (`unique`) also need a piece that rides the diagonals, which
+    no reflection can fix (constellations.queen_like)."""
+    from ...model.symmetry import NAMES, problem_symmetries
+
+    if not (problem.is_plain and problem.square and CONSTELLATIONS_FROM_N <= problem.n <= CONSTELLATIONS_MAX_N):
+        return False
+    if task == Task.UNIQUE and not (specialised(problem) and problem.rule.diagonals):
+        return False
+    return problem_symmetries(problem) == NAMES
 
 
 def specialised(problem: Problem) -> bool:
@@ -157,8 +164,11 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         return Plan(task, Algorithm.ROWS, "a variant with no closed form for this n")
 
     if generic:
-        if task == Task.COUNT:  # cut into sub-problems of two pinned rows (anysplit)
+        if task == Task.COUNT:  # symmetry classes, or sub-problems of two pinned rows (anysplit)
             w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
+            if by_constellations(problem):
+                why = f"{what}: all 8 symmetries hold: classes of ring pieces, each searched by the generic kernel"
+                return Plan(task, Algorithm.CONSTELLATIONS, why, w)
             return Plan(task, generic.algorithm, generic.reason, w)
         return generic
     if task == Task.SOLVE:
@@ -169,7 +179,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
     if task == Task.UNIQUE:
         if not compiled:
             return Plan(task, Algorithm.ROWS_PYTHON, f"{wide}: every solution tested in Python")
-        if by_constellations(problem):
+        if by_constellations(problem, task):
             w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
             return Plan(task, Algorithm.CONSTELLATIONS, "all 8 symmetries hold: classes of ring queens", w)
         w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
