@@ -10,6 +10,11 @@ nodes are those of the same search tree as the generic kernel walks it on the qu
 rows in the same order, the same squares ruled out; both count the placements of the last row
 alike. Also: the CP-SAT model of each piece built at n = 50 (milliseconds), and the generic
 kernel on the queen itself (what a piece costs over the queen's own kernel, tree for tree).
+
+Then, for the pieces that keep all 8 symmetries, the count the planner runs (classes of ring
+constellations, each searched by the generic kernel) against the left-right mirror's count
+(half the first row, counted twice): seconds and nodes, one worker, with the counts checked
+equal.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from nqueens_cp import Problem
 from nqueens_cp.backends import get_backend
 
 PIECES = ("RN", "RNN", "QNN", "RF", "Rline(1,-1)")
+SYMMETRIC = ("RN", "RNN", "QNN", "RF", "rook", "superqueen")
 
 
 def best(fn, repeat: int) -> tuple[float, object]:
@@ -50,6 +56,15 @@ def generic_count(p: Problem) -> tuple[int, int]:
     while not state[-1][1]:
         found += int(k.search(masks, slides, reach, *state, nothing, SLICE_NODES))
     return found, int(state[-1][2])
+
+
+def mirror_count(p: Problem) -> tuple[int, int]:
+    """(count, nodes) of the generic count over half the first row (rows.count_any)."""
+    from nqueens_cp.backends.base import Deadline
+    from nqueens_cp.backends.bitmask.rows import count_any
+
+    stats: dict[str, int] = {}
+    return count_any(p, Deadline("bench", None), stats), stats["nodes"]
 
 
 def main() -> None:
@@ -83,6 +98,16 @@ def main() -> None:
         assert c == get_backend("bitmask", workers=1).count(p).count
         rate = nodes / seconds
         print(f"{piece:<14}{c:>14,}{nodes:>16,}{seconds:>10.3f}{rate / 1e6:>11.1f}{rate / queen_rate:>16.2f}")
+
+    print(f"\nCount by constellations against the mirror (n = {n}, one worker, best of {args.repeat})")
+    print(f"{'piece':<14}{'count':>14}{'mirror s':>10}{'classes s':>10}{'time':>7}{'nodes':>7}")
+    for piece in SYMMETRIC:
+        p = Problem(n, piece)
+        t_mirror, (c, mirror_nodes) = best(lambda p=p: mirror_count(p), args.repeat)
+        t_classes, out = best(lambda p=p: get_backend("bitmask", workers=1).count(p), args.repeat)
+        assert out.count == c and get_backend("bitmask").plan(p, "count").algorithm == "constellations"
+        ratio = out.stats["nodes"] / mirror_nodes
+        print(f"{piece:<14}{c:>14,}{t_mirror:>10.3f}{t_classes:>10.3f}{t_classes / t_mirror:>7.2f}{ratio:>7.2f}")
 
     from nqueens_cp.backends.cpsat import build_model
 

@@ -144,10 +144,15 @@ def test_a_checkpoint_of_another_numbering_is_refused(tmp_path):
 
 
 def test_superqueens_and_torus_boards_through_the_same_path():
+    """Superqueens count by constellations; a plain torus by its translations (test_translations),
+    its classes (`--unique`) by constellations, and the constellations still count it right."""
     for n in (11, 12, 13):
-        for p, expected in ((Problem(n, "superqueen"), A051223[n - 1]), (Problem(n, torus=True), A007705[n - 1])):
-            assert nq.get_backend("bitmask").plan(p, "count").algorithm == "constellations"
-            assert nq.count(p) == expected
+        p = Problem(n, "superqueen")
+        assert nq.get_backend("bitmask").plan(p, "count").algorithm == "constellations"
+        assert nq.count(p) == A051223[n - 1]
+        torus = Problem(n, torus=True)
+        assert nq.get_backend("bitmask").plan(torus, "unique").algorithm == "constellations"
+        assert qpr(torus)[0] == nq.count(torus) == A007705[n - 1]
     for n in range(4, 11):  # below the planner's threshold, called directly
         assert qpr(Problem(n, "superqueen"))[0] == A051223[n - 1]
         assert qpr(Problem(n, torus=True))[0] == A007705[n - 1]
@@ -289,8 +294,10 @@ def test_random_symmetric_pieces_by_constellations_against_the_mirror_path():
 
     for piece, torus in _symmetric_pieces(99, 6):
         p = Problem(11, piece, torus=torus)
-        assert nq.get_backend("bitmask").plan(p, "count").algorithm == "constellations"
-        assert nq.count(p, workers=1) == count_any(p, Deadline("t", None), {}), (piece.text, torus)
+        plan = nq.get_backend("bitmask").plan(p, "count").algorithm  # a plain torus: its translations
+        assert plan == ("any-piece" if torus else "constellations")
+        classes = cs.classes_in_process(p, cs.constellations(p), Deadline("t", None))[0]
+        assert nq.count(p, workers=1) == count_any(p, Deadline("t", None), {}) == classes, (piece.text, torus)
 
 
 def test_a_fairy_count_by_constellations_runs_on_the_pool_and_through_a_checkpoint(tmp_path):

@@ -17,12 +17,10 @@ import os
 import queue
 import threading
 from collections.abc import Iterator
-from math import gcd
 from typing import Any, TextIO
 
 from ortools.sat.python import cp_model
 
-from ..model.pieces import slide_directions
 from ..model.problem import Problem, Solution
 from .base import (
     Backend,
@@ -53,29 +51,24 @@ def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVa
         for i, cols in enumerate(allowed)
     ]
     model.add_all_different(q)
-    rule, torus = problem.rule, problem.torus
-    skipping = False
     # Each family of parallel lines (a, b), a rows down and b columns across per step: the rows
     # of one residue class mod a meet a line where a*q[i] - b*i is the same, so those values
-    # are all different (a = 1 for the queen's diagonals: q[i] - i and q[i] + i).
-    for a, b in slide_directions(rule):
-        if not torus:
+    # are all different (a = 1 for the queen's diagonals: q[i] - i and q[i] + i). On a torus
+    # (a = 1) the same values modulo g, which is n on a square one.
+    lines, forbidden = problem.line_model
+    for a, b, g in lines:
+        if not g:
             for rho in range(min(a, m)):
                 model.add_all_different(a * q[i] - b * i for i in range(rho, m, a))
-        elif a == 1:  # wrapped lines: the same values modulo g (n on a square torus)
-            g = gcd(m * b, n)
-            wrapped = [model.new_int_var(0, g - 1, f"w{b}_{i}") for i in range(m)]
-            for i in range(m):
-                model.add_modulo_equality(wrapped[i], q[i] - b * i + abs(b) * m * g, g)
-            model.add_all_different(wrapped)
-        else:
-            skipping = True  # a wrapped line that skips rows: stated pair by pair below
+            continue
+        wrapped = [model.new_int_var(0, g - 1, f"w{b}_{i}") for i in range(m)]
+        for i in range(m):
+            model.add_modulo_equality(wrapped[i], q[i] - b * i + abs(b) * m * g, g)
+        model.add_all_different(wrapped)
     # Leapers (and wrapped lines that skip rows): forbidden column offsets between two rows.
-    for dr in range(1, m):
-        bad = problem.offsets(dr) if skipping else rule.leap_offsets(dr, n, torus, m)
+    for dr, dc in forbidden:
         for i in range(m - dr):
-            for d in bad:
-                model.add(q[i + dr] - q[i] != d)
+            model.add(q[i + dr] - q[i] != dc)
     return model, q
 
 

@@ -18,11 +18,9 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Iterator
-from math import gcd
 from typing import Any, NamedTuple, TextIO
 
 from ..io.dimacs import square_variables, write_cnf
-from ..model.pieces import slide_directions
 from ..model.problem import Problem, Solution
 from . import satbinary
 from .base import (
@@ -97,13 +95,10 @@ def lines(problem: Problem) -> list[list[tuple[int, int]]]:
     lines that skip rows (a > 1 on a torus) are not listed: `encode` states them pair by pair."""
     n, m = problem.n, problem.rows
     found: dict[tuple[object, ...], list[tuple[int, int]]] = {}
-    for a, b in slide_directions(problem.rule):
-        if problem.torus and a != 1:
-            continue
-        g = gcd(m * b, n)
+    for a, b, g in problem.line_model[0]:
         for r in range(m):
             for c in range(n):
-                key = (c - b * r) % g if problem.torus else (a * c - b * r, r % a)
+                key = (c - b * r) % g if g else (a * c - b * r, r % a)
                 found.setdefault((a, b, key), []).append((r, c))
     return [sq for sq in found.values() if len(sq) > 1]
 
@@ -155,11 +150,12 @@ def encode(problem: Problem) -> tuple[Cnf, dict[tuple[int, int], int]]:
         one_at_most(col)
     for line in lines(problem):
         one_at_most(line)
-    rule = problem.rule
-    skipping = problem.torus and any(a != 1 for a, _ in slide_directions(rule))
-    for (r, c), v in var.items():  # leapers (and wrapped lines that skip rows): binary clauses
+    apart: dict[int, list[int]] = {}  # leapers (and wrapped lines that skip rows): binary clauses
+    for dr, dc in problem.line_model[1]:
+        apart.setdefault(dr, []).append(dc)
+    for (r, c), v in var.items():
         for dr in range(1, m - r):
-            for dc in problem.offsets(dr) if skipping else rule.leap_offsets(dr, n, problem.torus, m):
+            for dc in apart.get(dr, ()):
                 w = var.get((r + dr, c + dc))
                 if w is not None:
                     clauses.append([-v, -w])

@@ -283,7 +283,8 @@ class BitmaskBackend(Backend):
         if plan.algorithm == Algorithm.ANY_PIECE:
             if depth is not None:
                 raise UnsupportedProblem(
-                    "bitmask: the generic search is cut at its first two rows; --depth applies to queens and rooks"
+                    "bitmask: this count is cut at its first two rows; "
+                    "--depth applies to the row split of queens and rooks"
                 )
             from . import anysplit
 

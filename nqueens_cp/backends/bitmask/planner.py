@@ -95,6 +95,25 @@ def by_constellations(problem: Problem, task: Task = Task.COUNT) -> bool:
     return problem_symmetries(problem) == NAMES
 
 
+def translated(problem: Problem) -> bool:
+    """A plain torus: moving every piece one column over maps solutions onto solutions (see
+    rows.first_rows), an n-fold symmetry beside the 8 of the square."""
+    return problem.torus and problem.is_plain
+
+
+def count_symmetries(problem: Problem) -> str:
+    """What the generic count's first two rows make of the symmetries, for the plan's reason."""
+    from ...model.symmetry import problem_symmetries
+
+    mirror = "flip-cols" in problem_symmetries(problem)
+    if translated(problem):
+        turned = ", the mirror c -> -c halves row 1" if mirror and problem.rows > 1 else ""
+        return f"; a plain torus: the first row's piece in column 0, counted {problem.n} times{turned}"
+    return "; the left-right mirror holds: half the first row, counted twice" if mirror else (
+        "; no left-right mirror: the whole first row"
+    )
+
+
 def specialised(problem: Problem) -> bool:
     """A rook, queen or superqueen on a square board: the pieces and shape the specialised
     kernels are written for (every other piece and shape runs the generic search)."""
@@ -125,13 +144,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         if n <= MAX_COMPILED_N and jit:
             why = f"{what}: the generic search reads the moves from the spec"
             if task == Task.COUNT:
-                from .rows import mirrored
-
-                why += (
-                    "; the left-right mirror holds: half the first row, counted twice"
-                    if mirrored(problem)
-                    else ("; no left-right mirror: the whole first row")
-                )
+                why += count_symmetries(problem)
             generic = Plan(task, Algorithm.ANY_PIECE, why)
         wide = f"{what}: the generic row search on Python integers reads the moves from the spec, {wide}"
     workers = settings.get("workers")
@@ -166,7 +179,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
     if generic:
         if task == Task.COUNT:  # symmetry classes, or sub-problems of two pinned rows (anysplit)
             w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
-            if by_constellations(problem):
+            if by_constellations(problem) and not translated(problem):
                 why = f"{what}: all 8 symmetries hold: classes of ring pieces, each searched by the generic kernel"
                 return Plan(task, Algorithm.CONSTELLATIONS, why, w)
             return Plan(task, generic.algorithm, generic.reason, w)
@@ -190,14 +203,17 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         return Plan(task, Algorithm.ROWS_PYTHON, wide)
     if n <= PYTHON_COUNT_MAX_N and problem.rule.diagonals:  # (classic here: compiled is False otherwise)
         return Plan(task, Algorithm.ROWS_PYTHON, f"n <= {PYTHON_COUNT_MAX_N}: cheaper than loading the compiled kernel")
+    w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
+    if translated(problem):
+        why = "the generic kernel counts wrapped lines" + count_symmetries(problem)
+        return Plan(task, Algorithm.ANY_PIECE, why, w)
     if by_constellations(problem):
-        w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
         why = "all 8 symmetries hold: classes of ring queens, under 1/8 of the search"
         return Plan(task, Algorithm.CONSTELLATIONS, why, w)
     if constrained(problem) and _unusable_share(problem) > MRV_COUNT_UNUSABLE:
         return Plan(task, Algorithm.MRV, "over half the board unusable: the most-constrained-line search prunes more")
     if problem.rule.knight or problem.torus:
-        return Plan(task, Algorithm.COUNT_ROWS, "no count kernel for knight moves or wrapped diagonals")
-    w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
+        why = "knight moves or wrapped lines: the generic kernel counts them" + count_symmetries(problem)
+        return Plan(task, Algorithm.ANY_PIECE, why, w)
     why = "sub-problems on a process pool" if w > 1 else "sub-problems in this process"
     return Plan(task, Algorithm.COUNT_SPLIT, why, w)

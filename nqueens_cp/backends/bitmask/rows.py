@@ -11,6 +11,7 @@ import numpy as np
 
 from ...model.problem import Problem
 from ..base import Deadline
+from .planner import translated
 from .split import masks_array
 
 #: Enumeration hands solutions back in batches that start small (a `first` costs one solution)
@@ -72,23 +73,19 @@ def _batches(
 
 def count_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> int:
     """The number of solutions of any piece and board shape, from the generic kernel counting in
-    slices; raises Unknown (with a lower bound: the count so far) at the deadline. Where the
-    left-right mirror maps the problem onto itself (`mirrored`), only first-row squares in the
-    left half are searched, counted twice, and the middle column of an odd board once."""
+    slices; raises Unknown (with a lower bound: the count so far) at the deadline. The first two
+    rows are narrowed by the symmetries that hold (`first_rows`), each part weighted."""
     from . import anykernel as k
 
     masks = masks_array(problem)
     slides, reach = k.tables(problem)
-    parts = [(masks, 1)]
-    if mirrored(problem):
-        n, first = problem.n, int(masks[0])
-        left, middle = masks.copy(), masks.copy()
-        left[0] = first & ((1 << (n // 2)) - 1)
-        middle[0] = first & (1 << (n // 2)) if n % 2 else 0
-        parts = [(left, 2), (middle, 1)]
     nothing = np.empty((0, problem.rows), dtype=np.int16)
     found = 0
-    for part, weight in parts:
+    for row0, row1, weight in first_rows(problem):
+        part = masks.copy()
+        part[0] &= np.uint64(row0)
+        if problem.rows > 1:
+            part[1] &= np.uint64(row1)
         state = k.new_state(part, slides)
         st = state[-1]
         try:
@@ -99,6 +96,27 @@ def count_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> in
         finally:
             stats["nodes"] = stats.get("nodes", 0) + int(st[2])
     return found
+
+
+def first_rows(problem: Problem) -> list[tuple[int, int, int]]:
+    """The count as parts (columns allowed in row 0, in row 1, weight), by the symmetries that
+    hold. On a plain torus, moving every piece one column over (wrapping) maps solutions onto
+    solutions, so each solution has exactly one image with its first row's piece in column 0:
+    that column alone, weighted n. Where the left-right mirror holds too, c -> -c (mod n) keeps
+    column 0 and pairs row 1's columns c and n - c: half of them, weighted 2n. Without a torus,
+    the mirror pairs row 0's columns c and n - 1 - c: the left half weighted 2, the middle column
+    of an odd board 1."""
+    n = problem.n
+    every = (1 << n) - 1
+    mirror = mirrored(problem)
+    if translated(problem):
+        if problem.rows == 1 or not mirror:
+            return [(1, every, n)]
+        left = sum(1 << c for c in range(1, n) if 2 * c < n)
+        return [(1, left, 2 * n), (1, 1 << (n // 2) if n % 2 == 0 else 0, n)]
+    if not mirror:
+        return [(every, every, 1)]
+    return [((1 << (n // 2)) - 1, every, 2), (1 << (n // 2) if n % 2 else 0, every, 1)]
 
 
 def mirrored(problem: Problem) -> bool:
