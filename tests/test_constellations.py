@@ -134,7 +134,7 @@ def test_a_checkpoint_of_another_numbering_is_refused(tmp_path):
 
     p = Problem(13)
     cons = cs.constellations(p)
-    turned = cs.Constellations(p.n, cons.ring, cons.items[::-1], cons.weights[::-1], cons.fixed[::-1])
+    turned = cs.Constellations(p.n, cons.ring, cons.items[::-1], cons.weights[::-1], cons.fixed[::-1], cons.masks)
     ck = tmp_path / "c.json"
     assert count_partitioned(cs.partition(p, turned), pool_runner(1), ck) == A000170[12]
     with pytest.raises(CheckpointError, match="sub_problems"):
