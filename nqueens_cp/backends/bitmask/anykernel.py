@@ -109,7 +109,7 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
                 break
             r -= 1
             continue
-        if r == last and counting:  # every free square of the last row completes a solution
+        if r == last and counting:  # a board of one row: its free squares are its solutions
             count = _popcount(a)
             avail[r] = _ZERO
             found += count
@@ -148,8 +148,16 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
         ruled |= used
         if depth > 0:
             ruled |= taken[nxt, nxt]
+        free = masks[nxt] & ~ruled
+        if counting and nxt == last:  # the last row's free squares are its solutions
+            count = _popcount(free)
+            found += count
+            nodes += count
+            continue
+        if free == _ZERO:  # a dead end one row down: the next square of this row, no descent
+            continue
         r = nxt
-        avail[r] = masks[r] & ~ruled
+        avail[r] = free
     st[0] = r
     st[2] += nodes
     return found
