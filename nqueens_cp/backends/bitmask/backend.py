@@ -274,7 +274,7 @@ class BitmaskBackend(Backend):
         if plan.algorithm == Algorithm.CONSTELLATIONS:
             if depth is not None:
                 raise UnsupportedProblem(
-                    "bitmask: this count is cut into symmetry classes of ring queens (all 8 symmetries hold); "
+                    "bitmask: this count is cut into symmetry classes of ring pieces (all 8 symmetries hold); "
                     "--depth applies to row splits"
                 )
             from . import constellations as cs

@@ -208,7 +208,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         why = "the generic kernel counts wrapped lines" + count_symmetries(problem)
         return Plan(task, Algorithm.ANY_PIECE, why, w)
     if by_constellations(problem):
-        why = "all 8 symmetries hold: classes of ring queens, under 1/8 of the search"
+        why = "all 8 symmetries hold: classes of ring pieces, under 1/8 of the search"
         return Plan(task, Algorithm.CONSTELLATIONS, why, w)
     if constrained(problem) and _unusable_share(problem) > MRV_COUNT_UNUSABLE:
         return Plan(task, Algorithm.MRV, "over half the board unusable: the most-constrained-line search prunes more")
