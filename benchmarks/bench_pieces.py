@@ -45,17 +45,11 @@ def generic_count(p: Problem) -> tuple[int, int]:
     """(count, nodes) from the generic kernel on the whole tree (no mirror: the queen kernel
     below is timed on the whole tree too)."""
     from nqueens_cp.backends.bitmask import anykernel as k
-    from nqueens_cp.backends.bitmask.rows import SLICE_NODES
+    from nqueens_cp.backends.bitmask.rows import count_masks
     from nqueens_cp.backends.bitmask.split import masks_array
 
-    masks = masks_array(p)
-    slides, reach = k.tables(p)
-    state = k.new_state(masks, slides)
-    nothing = np.empty((0, p.rows), np.int16)
-    found = 0
-    while not state[-1][1]:
-        found += int(k.search(masks, slides, reach, *state, nothing, SLICE_NODES))
-    return found, int(state[-1][2])
+    stats: dict[str, int] = {}
+    return count_masks(masks_array(p), *k.tables(p), 1, stats), stats["nodes"]
 
 
 def mirror_count(p: Problem) -> tuple[int, int]:

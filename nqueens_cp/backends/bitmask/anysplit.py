@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ...model.problem import Problem
-from .rows import SLICE_NODES, first_rows
+from .rows import count_masks, first_rows, narrowed
 from .split import fingerprint, masks_array
 
 
@@ -47,20 +47,11 @@ def context(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
 
 def count_item_nodes(ctx: tuple[np.ndarray, ...], i: int) -> tuple[int, int]:
     """(weighted count, nodes) of sub-problem i, searched to its end."""
-    from . import anykernel as k
-
     masks, slides, reach, subs = ctx
     c0, c1, weight = (int(v) for v in subs[i])
-    part = masks.copy()
-    part[0] &= np.uint64(1 << c0)
-    if c1 >= 0:
-        part[1] &= np.uint64(1 << c1)
-    state = k.new_state(part, slides)
-    nothing = np.empty((0, masks.shape[0]), np.int16)
-    found = 0
-    while not state[-1][1]:
-        found += int(k.search(part, slides, reach, *state, nothing, SLICE_NODES))
-    return weight * found, int(state[-1][2])
+    stats: dict[str, int] = {}
+    part = narrowed(masks, 1 << c0, 1 << c1 if c1 >= 0 else 0)
+    return count_masks(part, slides, reach, weight, stats), stats["nodes"]
 
 
 def count_item(ctx: tuple[np.ndarray, ...], i: int) -> int:

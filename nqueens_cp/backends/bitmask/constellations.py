@@ -198,31 +198,21 @@ def constellations(problem: Problem, key: Callable[..., np.ndarray] = _key, ring
     return Constellations(n, k, items, weights.astype(np.int64), fixed.astype(np.int64), masks)
 
 
-def _masks(n: int, ring: int, item: np.ndarray) -> np.ndarray:
-    """The row masks of one sub-problem for the enumerating kernel: the ring's rows and the rows
-    of its column queens pinned, the columns of the four queens taken from every other row (the
-    search itself rules out what the queens attack, on whatever board)."""
-    a, b, c, d = (int(v) for v in item)
-    lo, hi = ring, n - 1 - ring
-    masks = np.full(n, ((1 << n) - 1) & ~((1 << a) | (1 << b) | (1 << lo) | (1 << hi)), dtype=np.uint64)
-    masks[lo], masks[hi], masks[c], masks[d] = 1 << a, 1 << b, 1 << lo, 1 << hi
-    return masks
-
-
 def _enumerated(
     problem: Problem, cons: Constellations, i: int, deadline: Deadline | None = None
 ) -> tuple[int, int, int]:
     """Weighted (completions, those fixed by rot180, those fixed by rot90) of sub-problem i, by
-    enumerating its completions (variants' boards)."""
+    enumerating its completions (the classes a rotation fixes, on variants' boards)."""
     from .rows import enumerate_arrays
 
+    assert cons.masks is not None
     n = problem.n
     flags = int(cons.fixed[i])
     total = p = r = 0
     rows = np.arange(n)
     clock = deadline or Deadline("bitmask", None)  # pool workers are stopped by their parent
     stats: dict[str, int] = {}
-    for batch in enumerate_arrays(problem, clock, stats, _masks(n, cons.ring, cons.items[i])):
+    for batch in enumerate_arrays(problem, clock, stats, cons.masks[i]):
         total += batch.shape[0]
         if flags & FIXED_BY_ROT180:
             p += int(np.all(batch[:, ::-1] == n - 1 - batch, axis=1).sum())
@@ -262,20 +252,12 @@ def _tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
 def _searched(problem: Problem, cons: Constellations, i: int, deadline: Deadline | None = None) -> tuple[int, int]:
     """(weighted completions, nodes) of sub-problem i from the generic kernel, counting (any
     piece, any board the 8 symmetries keep), in slices: the deadline is seen between them."""
-    from . import anykernel
-    from .rows import SLICE_NODES
+    from .rows import count_masks
 
     assert cons.masks is not None
-    masks = cons.masks[i]
-    slides, reach = _tables(problem)
-    state = anykernel.new_state(masks, slides)
-    nothing = np.empty((0, problem.n), np.int16)
-    found = 0
-    while not state[-1][1]:
-        found += int(anykernel.search(masks, slides, reach, *state, nothing, SLICE_NODES))
-        if deadline is not None and not state[-1][1]:
-            deadline.check(None)
-    return int(cons.weights[i]) * found, int(state[-1][2])
+    stats: dict[str, int] = {}
+    q = count_masks(cons.masks[i], *_tables(problem), int(cons.weights[i]), stats, deadline)
+    return q, stats["nodes"]
 
 
 def classes_item(context: tuple[Problem, Constellations], i: int) -> tuple[int, int, int, int]:

@@ -101,11 +101,17 @@ def translated(problem: Problem) -> bool:
     return problem.torus and problem.is_plain
 
 
-def count_symmetries(problem: Problem) -> str:
-    """What the generic count's first two rows make of the symmetries, for the plan's reason."""
+def mirrored(problem: Problem) -> bool:
+    """Whether reflecting the columns maps the problem (piece, blocked and fixed squares) onto
+    itself, so that a count may search half of the first row."""
     from ...model.symmetry import problem_symmetries
 
-    mirror = "flip-cols" in problem_symmetries(problem)
+    return "flip-cols" in problem_symmetries(problem)
+
+
+def count_symmetries(problem: Problem) -> str:
+    """What the generic count's first two rows make of the symmetries, for the plan's reason."""
+    mirror = mirrored(problem)
     if translated(problem):
         turned = ", the mirror c -> -c halves row 1" if mirror and problem.rows > 1 else ""
         return f"; a plain torus: the first row's piece in column 0, counted {problem.n} times{turned}"

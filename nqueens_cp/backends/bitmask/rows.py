@@ -11,7 +11,7 @@ import numpy as np
 
 from ...model.problem import Problem
 from ..base import Deadline
-from .planner import translated
+from .planner import mirrored, translated
 from .split import masks_array
 
 #: Enumeration hands solutions back in batches that start small (a `first` costs one solution)
@@ -79,22 +79,47 @@ def count_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> in
 
     masks = masks_array(problem)
     slides, reach = k.tables(problem)
-    nothing = np.empty((0, problem.rows), dtype=np.int16)
     found = 0
     for row0, row1, weight in first_rows(problem):
-        part = masks.copy()
-        part[0] &= np.uint64(row0)
-        if problem.rows > 1:
-            part[1] &= np.uint64(row1)
-        state = k.new_state(part, slides)
-        st = state[-1]
-        try:
-            while not st[1]:
-                found += weight * int(k.search(part, slides, reach, *state, nothing, SLICE_NODES))
-                if not st[1]:
-                    deadline.check(found)
-        finally:
-            stats["nodes"] = stats.get("nodes", 0) + int(st[2])
+        found += count_masks(narrowed(masks, row0, row1), slides, reach, weight, stats, deadline, found)
+    return found
+
+
+def narrowed(masks: np.ndarray, row0: int, row1: int) -> np.ndarray:
+    """A copy of `masks` with rows 0 and 1 (where the board has it) kept to the columns given."""
+    part = masks.copy()
+    part[0] &= np.uint64(row0)
+    if part.shape[0] > 1:
+        part[1] &= np.uint64(row1)
+    return part
+
+
+def count_masks(
+    masks: np.ndarray,
+    slides: np.ndarray,
+    reach: np.ndarray,
+    weight: int,
+    stats: dict[str, int],
+    deadline: Deadline | None = None,
+    before: int | None = None,
+) -> int:
+    """`weight` times the solutions of the row masks `masks` (the generic kernel's tables
+    `slides` and `reach`), counted to the end in slices; its placements are added to
+    stats["nodes"]. The deadline, if any, is looked at between slices, with `before` plus the
+    count so far as the lower bound an Unknown carries (None: no bound to give)."""
+    from . import anykernel as k
+
+    state = k.new_state(masks, slides)
+    st = state[-1]
+    nothing = np.empty((0, masks.shape[0]), dtype=np.int16)
+    found = 0
+    try:
+        while not st[1]:
+            found += weight * int(k.search(masks, slides, reach, *state, nothing, SLICE_NODES))
+            if deadline is not None and not st[1]:
+                deadline.check(None if before is None else before + found)
+    finally:
+        stats["nodes"] = stats.get("nodes", 0) + int(st[2])
     return found
 
 
@@ -117,11 +142,3 @@ def first_rows(problem: Problem) -> list[tuple[int, int, int]]:
     if not mirror:
         return [(every, every, 1)]
     return [((1 << (n // 2)) - 1, every, 2), (1 << (n // 2) if n % 2 else 0, every, 1)]
-
-
-def mirrored(problem: Problem) -> bool:
-    """Whether reflecting the columns maps the problem (piece, blocked and fixed squares) onto
-    itself, so that a count may search half of the first row."""
-    from ...model.symmetry import problem_symmetries
-
-    return "flip-cols" in problem_symmetries(problem)
