@@ -23,8 +23,8 @@ def _left() -> bool:
     """Whether a MiniZinc run of ours is still alive (its files are in nqueens-mzn-* folders)."""
     return subprocess.run(["pgrep", "-f", "nqueens-mzn-"], capture_output=True).returncode == 0
 
-@pytest.mark.slow
 
+@pytest.mark.slow
 def test_minizinc_counts_what_oeis_publishes():
     assert [nq.count(n, "minizinc") for n in range(1, 9)] == A000170[:8]
     assert [nq.count(Problem(n, torus=True), "minizinc") for n in range(1, 8)] == A007705[:7]
