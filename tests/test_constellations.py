@@ -2,6 +2,7 @@
 mirror-only kernel kept as the reference."""
 
 import json
+from math import factorial
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from nqueens_cp import Problem
 from nqueens_cp.backends.base import Deadline
 from nqueens_cp.backends.bitmask import constellations as cs
 from nqueens_cp.backends.bitmask.backend import classes_from_symmetric
+from nqueens_cp.backends.bitmask.rows import count_any
 from nqueens_cp.model.symmetry import NAMES
 from nqueens_cp.run.partition import count_partitioned, pool_runner
 from tests.conftest import A000170, A002562, A007705, A051223, brute_force, run
@@ -204,7 +206,6 @@ def test_every_counting_path_reports_its_nodes():
     nodes are placements: for the row split on one worker they equal those of the generic kernel
     walking the same tree (the same rows, the same squares ruled out), an independent count."""
     from nqueens_cp.backends.base import Deadline as D
-    from nqueens_cp.backends.bitmask.rows import count_any
     from nqueens_cp.check.verify import prefixes
 
     for workers in (1, 2):
@@ -256,9 +257,71 @@ def test_every_piece_that_keeps_the_eight_symmetries_counts_by_constellations():
             assert out.count == oeis[n] and out.stats["nodes"] > 0
     assert nq.count(Problem(14, "superqueen"), workers=1) == 5180  # OEIS A051223
     assert nq.count(Problem(11, "rook", torus=True)) == 39916800  # 11!: rooks on a torus are rooks
-    for p in (Problem(11, "Rline(1,-1)"), Problem(11, "RN", blocked=[(0, 0)]), Problem(11, "RN", rows=10)):
-        assert b.plan(p, "count").algorithm == "any-piece"
+    for p in (Problem(11, "RN", blocked=[(0, 0)]), Problem(11, "Rline(1,-1)", torus=True)):
+        assert b.plan(p, "count").algorithm == "any-piece"  # a blocked square; a torus's translations
     assert b.plan(Problem(11, "RN"), "unique").algorithm != "constellations"  # reflections may fix a solution
+
+
+def test_boards_that_keep_fewer_symmetries_count_by_their_classes_and_say_which():
+    """Issue 23, symmetry follows the spec: a one-way line along a diagonal keeps the half turn
+    and the two transpositions, any other line the half turn, a rectangle the two reflections
+    and the half turn; each counts by classes of ring constellations under what it keeps, and
+    the plan names them. Against the generic kernel's own count (whole or half first row) and
+    the falling factorial for rooks."""
+    b = nq.get_backend("bitmask", workers=1)
+    for p, held in (
+        (Problem(11, "Rline(1,-1)"), "4 symmetries hold (rot180, transpose, anti-transpose"),
+        (Problem(11, "Rline(1,2)"), "2 symmetries hold (rot180 and"),
+        (Problem(12, "RN", rows=9), "4 symmetries hold (rot180, flip-cols, flip-rows"),
+        (Problem(12, rows=7), "4 symmetries hold (rot180, flip-cols, flip-rows"),
+        (Problem(11, "Rline(1,1)", rows=8), "2 symmetries hold (rot180 and"),
+    ):
+        plan = b.plan(p, "count")
+        assert plan.algorithm == "constellations" and held in plan.reason, (p, plan.reason)
+        out = b.count(p)
+        assert out.count == count_any(p, Deadline("t", None), {}) and out.stats["nodes"] > 0, p
+    assert b.count(Problem(12, "rook", rows=6)).count == factorial(12) // factorial(6)
+
+
+def test_rectangles_by_constellations_count_as_oeis_a269133():
+    """The classes of a rectangle (called directly: the planner starts them at 11 columns) give
+    OEIS A269133, Riedel's table of queens on m x n boards, and rooks the falling factorial."""
+    from tests.test_boards import A269133
+
+    for n in (7, 8, 9, 10):
+        for m in range(4, n):
+            for piece, want in (("queen", A269133[n - 1][m - 1]), ("rook", factorial(n) // factorial(n - m))):
+                p = Problem(n, piece, rows=m)
+                cons = cs.constellations(p)
+                assert set(cons.weights.tolist()) <= {1, 2, 4} and cons.masks is not None
+                assert cs.classes_in_process(p, cons, Deadline("t", None))[0] == want, (n, m, piece)
+
+
+def _pieces_with_lines(seed, count):
+    """Random leapers, riders and one-way lines (through the origin: a line's own symmetries)."""
+    rng = np.random.default_rng(seed)
+    moves = [(a, b) for a in range(4) for b in range(-3, 4) if (a, b) != (0, 0) and (a > 0 or b > 0)]
+    for _ in range(count):
+        pick = rng.choice(len(moves), size=3, replace=False)
+        leapers = [tuple(abs(x) for x in moves[pick[0]])] * int(rng.integers(0, 2))
+        riders = [(0, 1)] + [tuple(abs(x) for x in moves[pick[1]])] * int(rng.integers(0, 2))
+        lines = [moves[pick[2]]] if moves[pick[2]][0] > 0 else []
+        yield nq.Piece.of(leapers, riders, lines)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4))
+def test_random_pieces_and_boards_by_their_classes_against_the_brute_force(seed):
+    """Any piece (with one-way lines) on squares and rectangles (an empty ring column included),
+    each counted by classes under the symmetries it keeps, against the brute force."""
+    from tests.test_pieces import brute_force as by_definition
+
+    for piece in _pieces_with_lines(seed, 3):
+        for n, m in ((6, 6), (7, 7), (7, 4), (7, 5), (8, 5)):
+            p = Problem(n, piece, rows=m)
+            cons = cs.constellations(p)
+            got = cs.classes_in_process(p, cons, Deadline("t", None))[0]
+            assert got == len(by_definition(p)), (piece.text, n, m)
 
 
 def _symmetric_pieces(seed, count):
@@ -290,7 +353,6 @@ def test_random_symmetric_pieces_by_constellations_against_the_brute_force(seed)
 @pytest.mark.slow
 def test_random_symmetric_pieces_by_constellations_against_the_mirror_path():
     """At the planner's sizes, against the generic kernel's own count over half the first row."""
-    from nqueens_cp.backends.bitmask.rows import count_any
 
     for piece, torus in _symmetric_pieces(99, 6):
         p = Problem(11, piece, torus=torus)

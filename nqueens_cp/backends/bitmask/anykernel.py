@@ -161,3 +161,35 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
     st[0] = r
     st[2] += nodes
     return found
+
+
+@njit(cache=True, nogil=True)
+def count_items(masks, slides, reach, weights, out, stop):
+    """out[i] = weights[i] times the solutions of the row masks masks[i] (a sub-problem a row),
+    item after item in one call: many small sub-problems cost one call, not one each. Between
+    slices of `search` it reads the stop flag stop[0] (watch.py) and returns when it is set, the
+    item under way left unwritten; the placements are added to stop[1]."""
+    m = masks.shape[1]
+    avail = np.zeros(m, np.uint64)
+    cols = np.zeros(m, np.uint64)
+    lines = np.zeros((m, max(slides.shape[0], 1)), np.uint64)
+    taken = np.zeros((m, m), np.uint64)
+    place = np.zeros(m, np.int16)
+    st = np.zeros(3, np.int64)
+    nothing = np.empty((0, m), np.int16)
+    for i in range(masks.shape[0]):
+        rows = masks[i]
+        avail[:] = _ZERO
+        avail[0] = rows[0]
+        cols[:] = _ZERO
+        lines[:] = _ZERO
+        taken[:] = _ZERO
+        st[:] = 0
+        found = 0
+        while st[1] == 0:
+            if stop[0] != 0:
+                stop[1] += st[2]
+                return
+            found += search(rows, slides, reach, avail, cols, lines, taken, place, st, nothing, 1 << 20)
+        out[i] = weights[i] * found
+        stop[1] += st[2]

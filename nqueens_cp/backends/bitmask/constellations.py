@@ -1,33 +1,38 @@
 """Counting by symmetry classes of ring constellations: every solution counted once per class
-of the 8 symmetries of the square, with less than 1/8 of the search.
+of the symmetries the problem keeps, with a fraction of the search.
 
-Ring k is rows k and n-1-k and columns k and n-1-k. Every solution has one queen on each of those
-lines, so one constellation (a, b, c, d): the columns of its queens in rows k and n-1-k, and the
-rows of its queens in columns k and n-1-k (a queen where a ring row meets a ring column counts for
-both). The 8 symmetries map the ring onto itself, so they act on constellations, and a solution's
-image has the image constellation. So the total is the sum, over one representative per class of
+Ring k is rows k and m-1-k and columns k' and n-1-k' of an m x n board (k = k' on a square).
+Every solution has one piece on each of those rows, and on a square one on each of those
+columns (a rectangle may leave a column empty), so one constellation (a, b, c, d): the columns
+of its pieces in rows k and m-1-k, and the rows of its pieces in columns k' and n-1-k' (-1: the
+column is empty; a piece where a ring row meets a ring column counts for both). The symmetries
+of the board map the ring onto itself, so they act on constellations, and a solution's image has
+the image constellation. So the total is the sum, over one representative per class of
 constellations (its image smallest in the order `_key`, chosen to make the search cheap), of its
-completions times the size of its class: 8, 4 or 2. (After Preusser and Engelhardt's Q27 project,
-which pins the two outer rings.)
+completions times the size of its class. (After Preusser and Engelhardt's Q27 project, which
+pins the two outer rings of the square under all 8 symmetries.)
 
-Any piece that keeps the 8 symmetries (every leaper and rider does) is counted this way on a
-plain square board, toroidal or not: the constellations are valid quadruples by the model's own
-attack table (`attack_table`), and each class is searched by the generic kernel
-(`anykernel`), with what the four pieces attack taken out of every row first. Plain queens have
-their own compiled ring count (`count_ring`).
+The group is whatever the problem keeps (`symmetry.problem_symmetries`): all 8 for every leaper
+and rider on a square; the half turn and the two transpositions for a square whose one-way lines
+run along diagonals; the half turn alone for other one-way lines; the two reflections and the
+half turn on a rectangle. Any piece on a plain board that is not a torus is counted this way
+(a torus counts by its translations instead: rows.first_rows): the constellations are valid
+quadruples by the model's own attack table (`attack_table`), and each class is searched by the
+generic kernel (`anykernel`), with what the four pieces attack taken out of every row first.
+Plain queens have their own compiled ring count (`count_ring`).
 
-Which ring is free, and it matters: the innermost, k = (n-2) // 2, is the default. Four queens
-pinned near the centre attack more squares, in every row, from the first row searched; border
-queens (ring 0) leave the middle rows, where the tree is widest, to the search. README,
-Benchmarks, has the figures per ring.
+Which ring is free, and it matters: the innermost, k = (m-2) // 2 (and (n-2) // 2 for the
+columns), is the default. Four queens pinned near the centre attack more squares, in every row,
+from the first row searched; border queens (ring 0) leave the middle rows, where the tree is
+widest, to the search. README, Benchmarks, has the figures per ring.
 
-Symmetric solutions (for --unique) come out of the same run: no solution of queen-like pieces is
-fixed by a reflection (a queen and its mirror image would share a diagonal), so only rotations
-can fix one, and a solution fixed by a rotation has a constellation fixed by it. For plain
-queens one search over half boards counts them (count_point_symmetric); on other boards the rare
-constellations fixed by rot180 (or rot90) have their completions enumerated and tested. By
-Burnside, classes = (Q + P + 2R) / 8 with Q all solutions, P those fixed by rot180 and R those
-fixed by rot90.
+Symmetric solutions (for --unique, under all 8 symmetries) come out of the same run: no
+solution of queen-like pieces is fixed by a reflection (a queen and its mirror image would share
+a diagonal), so only rotations can fix one, and a solution fixed by a rotation has a
+constellation fixed by it. For plain queens one search over half boards counts them
+(count_point_symmetric); on other boards the rare constellations fixed by rot180 (or rot90)
+have their completions enumerated and tested. By Burnside, classes = (Q + P + 2R) / 8 with Q all
+solutions, P those fixed by rot180 and R those fixed by rot90.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...model.problem import Problem
-from ...model.symmetry import NAMES, TABLE
+from ...model.symmetry import NAMES, TABLE, problem_symmetries
 from ...run.progress import report
 from ..base import Deadline
 
@@ -64,14 +69,22 @@ def queen_like(problem: Problem) -> bool:
 
 
 def plain_queens(problem: Problem) -> bool:
-    """Queens on a plain board: the compiled ring count (`count_ring`) serves them."""
-    return queen_like(problem) and not problem.rule.knight and not problem.torus
+    """Queens on a plain square board: the compiled ring count (`count_ring`) serves them."""
+    return queen_like(problem) and not problem.rule.knight and not problem.torus and problem.square
 
 
 def innermost_ring(n: int) -> int:
     """The ring closest to the centre: rows (n-2)//2 and n-1-(n-2)//2 (adjacent for even n, the
     centre row between them for odd n)."""
     return max(0, (n - 2) // 2)
+
+
+def ring_lines(problem: Problem, ring: int) -> tuple[int, int, int, int]:
+    """(first row, last row, first column, last column) of ring `ring`: on a rectangle the
+    rows' ring is `ring` and the columns' the innermost of the columns."""
+    m, n = problem.rows, problem.n
+    k = ring if problem.square else innermost_ring(n)
+    return ring, m - 1 - ring, k, n - 1 - k
 
 
 @dataclass(frozen=True)
@@ -105,11 +118,11 @@ class Constellations:
 @lru_cache(maxsize=16)
 def attack_table(problem: Problem) -> np.ndarray:
     """table[dr + n - 1, dc + n - 1]: whether two pieces (dr, dc) apart attack each other, from
-    the model's own offsets (any piece, plain or toroidal board); False at (0, 0)."""
+    the model's own offsets (any piece, plain or toroidal board, |dr| < rows); False at (0, 0)."""
     n = problem.n
     table = np.zeros((2 * n - 1, 2 * n - 1), bool)
     table[n - 1, :] = table[:, n - 1] = True
-    for dr in range(1, n):
+    for dr in range(1, problem.rows):
         for dc in problem.offsets(dr):
             table[n - 1 + dr, n - 1 + dc] = table[n - 1 - dr, n - 1 - dc] = True
     table[n - 1, n - 1] = False
@@ -122,26 +135,32 @@ def _attacks(problem: Problem, r1, c1, r2, c2) -> np.ndarray:
     return attack_table(problem)[r2 - r1 + n - 1, c2 - c1 + n - 1]
 
 
-def _image(n: int, ring: int, name: str, a, b, c, d) -> tuple[np.ndarray, ...]:
-    """The constellations (a, b, c, d) of ring `ring` under one symmetry of TABLE, vectorized."""
+def _image(n: int, ring: int, name: str, a, b, c, d, rows: int | None = None) -> tuple[np.ndarray, ...]:
+    """The constellations (a, b, c, d) of ring `ring` under one symmetry of TABLE, vectorized; on
+    a board of `rows` < n rows (the columns' ring then the innermost), a symmetry that does not
+    transpose."""
     transpose, flip_r, flip_c = TABLE[name]
-    lo, hi = ring, n - 1 - ring
+    m = n if rows is None else rows
+    k = ring if m == n else innermost_ring(n)
+    lo, hi, left, right = ring, m - 1 - ring, k, n - 1 - k
     out = [np.full_like(a, -1) for _ in range(4)]
-    for r, col in ((lo, a), (hi, b), (c, lo), (d, hi)):
+    for r, col in ((lo, a), (hi, b), (c, left), (d, right)):
         r = np.broadcast_to(r, a.shape)
         col = np.broadcast_to(col, a.shape)
+        there = r >= 0  # an empty ring column has no image
         r2, c2 = (col, r) if transpose else (r, col)
-        r2 = n - 1 - r2 if flip_r else r2
+        r2 = m - 1 - r2 if flip_r else r2
         c2 = n - 1 - c2 if flip_c else c2
-        out[0] = np.where(r2 == lo, c2, out[0])
-        out[1] = np.where(r2 == hi, c2, out[1])
-        out[2] = np.where(c2 == lo, r2, out[2])
-        out[3] = np.where(c2 == hi, r2, out[3])
+        out[0] = np.where(there & (r2 == lo), c2, out[0])
+        out[1] = np.where(there & (r2 == hi), c2, out[1])
+        out[2] = np.where(there & (c2 == left), r2, out[2])
+        out[3] = np.where(there & (c2 == right), r2, out[3])
     return tuple(out)
 
 
 def _lexicographic(n: int, a, b, c, d) -> np.ndarray:
-    return ((a * n + b) * n + c) * n + d
+    """(a, b, c, d) in lexicographic order, an empty ring column (-1) first."""
+    return ((a * n + b) * (n + 1) + c + 1) * (n + 1) + d + 1
 
 
 def _key(n: int, a, b, c, d) -> np.ndarray:
@@ -150,35 +169,41 @@ def _key(n: int, a, b, c, d) -> np.ndarray:
     allows (pinned rows met early prune the search from its first rows), then the queen of the
     ring's first row near the middle, then (a, b, c, d) to make it total.
     benchmarks/bench_constellations.py measures it against the lexicographic order."""
-    order = np.maximum(c, d) * n + np.abs(2 * a - n + 1)
-    return order * n**4 + _lexicographic(n, a, b, c, d)
+    order = (np.maximum(c, d) + 1) * n + np.abs(2 * a - n + 1)
+    return order * (n * (n + 1)) ** 2 + _lexicographic(n, a, b, c, d)
 
 
 @lru_cache(maxsize=16)
 def constellations(problem: Problem, key: Callable[..., np.ndarray] = _key, ring: int | None = None) -> Constellations:
-    """The canonical constellations of ring `ring` (default: the innermost) of a plain board whose
-    rules keep all 8 symmetries (n >= 4), each class represented by its image smallest under
-    `key`, in a fixed order."""
-    n = problem.n
-    k = innermost_ring(n) if ring is None else ring
-    if not 0 <= k <= innermost_ring(n):
-        raise ValueError(f"ring must be 0..{innermost_ring(n)} for n = {n}, got {k}")
-    lo, hi = k, n - 1 - k
-    a, b, c, d = (x.ravel() for x in np.meshgrid(*[np.arange(n, dtype=np.int64)] * 4, indexing="ij"))
-    # a queen where a ring row meets a ring column is the queen of both
-    ok = ((a == lo) == (c == lo)) & ((a == hi) == (d == lo)) & ((b == lo) == (c == hi))
-    ok &= (b == hi) == (d == hi)
-    squares = ((lo, a), (hi, b), (c, lo), (d, hi))
+    """The canonical constellations of ring `ring` (default: the innermost; on a rectangle only
+    that) of a plain board (at least 2 rows and 4 columns), under the symmetries the problem
+    keeps, each class represented by its image smallest under `key`, in a fixed order."""
+    m, n = problem.rows, problem.n
+    if ring is not None and not problem.square:
+        raise ValueError(f"a {problem.shape} board counts on its innermost ring only")
+    k = innermost_ring(m) if ring is None else ring
+    if not 0 <= k <= innermost_ring(m):
+        raise ValueError(f"ring must be 0..{innermost_ring(m)} for n = {n}, got {k}")
+    lo, hi, left, right = ring_lines(problem, k)
+    group = problem_symmetries(problem)
+    every = np.arange(n, dtype=np.int64)
+    rows = every if problem.square else np.arange(-1, m, dtype=np.int64)  # -1: an empty column
+    a, b, c, d = (x.ravel() for x in np.meshgrid(every, every, rows, rows, indexing="ij"))
+    # a piece where a ring row meets a ring column is the piece of both
+    ok = ((a == left) == (c == lo)) & ((a == right) == (d == lo)) & ((b == left) == (c == hi))
+    ok &= (b == right) == (d == hi)
+    squares = ((lo, a, True), (hi, b, True), (c, left, c >= 0), (d, right, d >= 0))
     for i in range(4):
         for j in range(i + 1, 4):
-            ok &= ~_attacks(problem, *squares[i], *squares[j])
+            (r1, c1, in1), (r2, c2, in2) = squares[i], squares[j]
+            ok &= ~(_attacks(problem, np.maximum(r1, 0), c1, np.maximum(r2, 0), c2) & in1 & in2)
     a, b, c, d = a[ok], b[ok], c[ok], d[ok]
     own = key(n, a, b, c, d)
     canonical = np.ones(own.shape, bool)
     stabilizer = np.zeros(own.shape, np.int64)
     fixed = np.zeros(own.shape, np.int64)
-    for name in NAMES:
-        other = key(n, *_image(n, k, name, a, b, c, d))
+    for name in group:
+        other = key(n, *_image(n, k, name, a, b, c, d, m))
         canonical &= own <= other
         stabilizer += other == own
         if name == "rot180":
@@ -187,8 +212,9 @@ def constellations(problem: Problem, key: Callable[..., np.ndarray] = _key, ring
             fixed |= np.where(other == own, FIXED_BY_ROT90, 0)
     keep = np.flatnonzero(canonical)
     items = np.stack([a[keep], b[keep], c[keep], d[keep]], axis=1)
-    weights = len(NAMES) // stabilizer[keep]
-    fixed = fixed[keep] if queen_like(problem) else np.zeros(keep.size, np.int64)
+    weights = len(group) // stabilizer[keep]
+    # the rotation flags serve --unique, which takes classes under all 8 symmetries
+    fixed = fixed[keep] if queen_like(problem) and group == NAMES else np.zeros(keep.size, np.int64)
     if plain_queens(problem):  # the solutions fixed by rotations: one search
         items = np.vstack([items, np.full((1, 4), -1, np.int64)])
         weights = np.append(weights, 0)
@@ -223,21 +249,24 @@ def _enumerated(
 
 
 def pinned_masks(problem: Problem, ring: int, items: np.ndarray) -> np.ndarray:
-    """The row masks of sub-problems `items` (one row of masks each) for any piece: the four
-    ring pieces pinned, and every square one of them attacks (the model's attack table) taken
-    out of every other row. Vectorized, a thousand items at a time."""
-    n = problem.n
-    lo, hi = ring, n - 1 - ring
+    """The row masks of sub-problems `items` (one row of masks each) for any piece and board:
+    the four ring pieces pinned, every square one of them attacks (the model's attack table)
+    taken out of every other row, and a ring column the constellation leaves empty (-1) out of
+    every row. Vectorized, a thousand items at a time."""
+    m, n = problem.rows, problem.n
+    lo, hi, left, right = ring_lines(problem, ring)
     table = attack_table(problem)
-    rows = np.arange(n)[None, :, None]
+    rows = np.arange(m)[None, :, None]
     cols = np.arange(n)[None, None, :]
     bits = np.uint64(1) << np.arange(n, dtype=np.uint64)
-    out = np.empty((items.shape[0], n), np.uint64)
+    out = np.empty((items.shape[0], m), np.uint64)
     for start in range(0, items.shape[0], 1024):
         a, b, c, d = (v[:, None, None] for v in items[start : start + 1024].T)
-        free = np.ones((a.shape[0], n, n), bool)
-        for pr, pc in ((lo, a), (hi, b), (c, lo), (d, hi)):
-            free &= ~table[rows - pr + n - 1, cols - pc + n - 1]
+        free = np.ones((a.shape[0], m, n), bool)
+        for pr, pc in ((lo, a), (hi, b), (c, left), (d, right)):
+            there = np.asarray(pr) >= 0
+            free &= ~(table[rows - np.maximum(pr, 0) + n - 1, cols - pc + n - 1] & there)
+            free &= ~(~there & (cols == pc))  # an empty ring column holds no piece
         out[start : start + a.shape[0]] = np.bitwise_or.reduce(free * bits, axis=2)
     return out
 
@@ -249,15 +278,21 @@ def _tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
     return anykernel.tables(problem)
 
 
-def _searched(problem: Problem, cons: Constellations, i: int, deadline: Deadline | None = None) -> tuple[int, int]:
-    """(weighted completions, nodes) of sub-problem i from the generic kernel, counting (any
-    piece, any board the 8 symmetries keep), in slices: the deadline is seen between them."""
-    from .rows import count_masks
+def _counted(problem: Problem, cons: Constellations, part: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """The weighted completions of sub-problems `part` (searched, not enumerated) in one compiled
+    call: plain queens by the ring count, every other piece and board by the generic kernel on
+    the pinned masks. A call stopped by stop[0] leaves its counts partial (the caller checks)."""
+    out = np.zeros(part.size, np.int64)
+    if plain_queens(problem):
+        from .rowkernels import count_ring
 
-    assert cons.masks is not None
-    stats: dict[str, int] = {}
-    q = count_masks(cons.masks[i], *_tables(problem), int(cons.weights[i]), stats, deadline)
-    return q, stats["nodes"]
+        count_ring(problem.n, cons.ring, cons.items[part], cons.weights[part], out, stop)
+    else:
+        from .anykernel import count_items
+
+        assert cons.masks is not None
+        count_items(cons.masks[part], *_tables(problem), cons.weights[part], out, stop)
+    return out
 
 
 def classes_item(context: tuple[Problem, Constellations], i: int) -> tuple[int, int, int, int]:
@@ -272,16 +307,9 @@ def classes_item(context: tuple[Problem, Constellations], i: int) -> tuple[int, 
 
         p, r = count_point_symmetric(problem.n, t)
         return 0, int(p), int(r), int(t[1])
-    if not plain_queens(problem):
-        if cons.fixed[i]:
-            return _enumerated(problem, cons, i)
-        q, nodes = _searched(problem, cons, i)
-        return q, 0, 0, nodes
-    from .rowkernels import count_ring
-
-    out = np.zeros(1, np.int64)
-    count_ring(problem.n, cons.ring, cons.items[i : i + 1], cons.weights[i : i + 1], out, t)
-    return int(out[0]), 0, 0, int(t[1])
+    if cons.fixed[i]:
+        return _enumerated(problem, cons, i)
+    return int(_counted(problem, cons, np.array([i]), t)[0]), 0, 0, int(t[1])
 
 
 def count_item(context: tuple[Problem, Constellations], i: int) -> int:
@@ -318,21 +346,20 @@ SLICE = 32
 def classes_in_process(
     problem: Problem, cons: Constellations, deadline: Deadline, progress: Any = None
 ) -> tuple[int, int, int, int]:
-    """(Q, P, R, nodes) summed over every sub-problem in this process, plain queens' SLICE at a
-    time in one compiled call. A watcher stops a call on Ctrl-C or at the deadline (watch.py)."""
+    """(Q, P, R, nodes) summed over every sub-problem in this process, the searched ones SLICE at
+    a time in one compiled call. A watcher stops a call on Ctrl-C or at the deadline (watch.py)."""
     from ..watch import watched
-    from .rowkernels import count_point_symmetric, count_ring
+    from .rowkernels import count_point_symmetric
 
     q = p = r = 0
-    plain = np.flatnonzero(cons.fixed == 0) if plain_queens(problem) else np.array([], int)
-    others = np.setdiff1d(np.arange(len(cons)), plain)
+    searched = np.flatnonzero(cons.fixed == 0)
+    others = np.flatnonzero(cons.fixed != 0)
     done = 0
     start = time.perf_counter()
     with watched(deadline) as stop:
-        for lo in range(0, plain.size, SLICE):
-            part = plain[lo : lo + SLICE]
-            out = np.zeros(part.size, np.int64)
-            count_ring(problem.n, cons.ring, cons.items[part], cons.weights[part], out, stop)
+        for lo in range(0, searched.size, SLICE):
+            part = searched[lo : lo + SLICE]
+            out = _counted(problem, cons, part, stop)
             deadline.check(None)  # a slice stopped at the deadline: its counts are not taken
             q += int(out.sum())
             done += part.size
@@ -341,11 +368,8 @@ def classes_in_process(
             if cons.fixed[i] == SYMMETRIC:
                 dp, dr = count_point_symmetric(problem.n, stop)
                 dq = 0
-            elif cons.fixed[i]:
-                dq, dp, dr, dn = _enumerated(problem, cons, i, deadline)
-                stop[1] += dn
             else:
-                (dq, dn), dp, dr = _searched(problem, cons, i, deadline), 0, 0
+                dq, dp, dr, dn = _enumerated(problem, cons, i, deadline)
                 stop[1] += dn
             deadline.check(None)
             q, p, r = q + dq, p + int(dp), r + int(dr)
@@ -357,5 +381,5 @@ def classes_in_process(
 
 def load_kernels(problem: Problem) -> None:
     """Load the compiled kernels in this process (before forking workers that share them)."""
-    small = Problem(8, problem.piece, torus=problem.torus)
+    small = Problem(8, problem.piece, torus=problem.torus)  # one kernel serves every board shape
     classes_in_process(small, constellations(small), Deadline("bitmask", None))

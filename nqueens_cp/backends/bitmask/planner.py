@@ -30,7 +30,7 @@ PYTHON_COUNT_MAX_N = 10
 #: be used); below it the whole count takes less than starting a pool.
 PARALLEL_FROM_N = 13
 
-#: Plain boards whose rules keep all 8 symmetries are counted by constellations from this size
+#: Plain boards are counted by constellations, under the symmetries they keep, from this size
 #: (below it the whole count takes milliseconds either way) up to CONSTELLATIONS_MAX_N.
 CONSTELLATIONS_FROM_N = 11
 CONSTELLATIONS_MAX_N = 32
@@ -82,17 +82,30 @@ def jit_enabled() -> bool:
 
 
 def by_constellations(problem: Problem, task: Task = Task.COUNT) -> bool:
-    """Counted by symmetry classes of ring constellations: a plain square board whose piece keeps
-    all 8 symmetries (every leaper and rider does, a one-way line does not), plain or toroidal.
-    Symmetry classes of solutions (`unique`) also need a piece that rides the diagonals, which
-    no reflection can fix (constellations.queen_like)."""
+    """Counted by symmetry classes of ring constellations under the symmetries the problem keeps:
+    a plain board of at least 4 rows, not a torus (its translations do better: rows.first_rows).
+    Every plain board keeps the half turn; a square whose piece keeps all 8 symmetries (every
+    leaper and rider does) keeps them as a torus too. Symmetry classes of solutions (`unique`)
+    are taken under all 8 and need a piece that rides the diagonals, which no reflection can fix
+    (constellations.queen_like)."""
     from ...model.symmetry import NAMES, problem_symmetries
 
-    if not (problem.is_plain and problem.square and CONSTELLATIONS_FROM_N <= problem.n <= CONSTELLATIONS_MAX_N):
+    if not (problem.is_plain and problem.rows >= 4 and CONSTELLATIONS_FROM_N <= problem.n <= CONSTELLATIONS_MAX_N):
         return False
-    if task == Task.UNIQUE and not (specialised(problem) and problem.rule.diagonals):
-        return False
-    return problem_symmetries(problem) == NAMES
+    eight = problem.square and problem_symmetries(problem) == NAMES
+    if task == Task.UNIQUE:
+        return eight and specialised(problem) and problem.rule.diagonals
+    return eight or not problem.torus
+
+
+def classes_reason(problem: Problem) -> str:
+    """The plan's reason for a count by classes: which symmetries hold."""
+    from ...model.symmetry import NAMES, problem_symmetries
+
+    group = problem_symmetries(problem)
+    if group == NAMES:
+        return "all 8 symmetries hold"
+    return f"{len(group)} symmetries hold ({', '.join(group[1:])} and the identity)"
 
 
 def translated(problem: Problem) -> bool:
@@ -186,7 +199,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         if task == Task.COUNT:  # symmetry classes, or sub-problems of two pinned rows (anysplit)
             w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
             if by_constellations(problem) and not translated(problem):
-                why = f"{what}: all 8 symmetries hold: classes of ring pieces, each searched by the generic kernel"
+                why = f"{what}: {classes_reason(problem)}: classes of ring pieces, each searched by the generic kernel"
                 return Plan(task, Algorithm.CONSTELLATIONS, why, w)
             return Plan(task, generic.algorithm, generic.reason, w)
         return generic
