@@ -369,3 +369,14 @@ def test_a_fairy_count_by_constellations_runs_on_the_pool_and_through_a_checkpoi
     assert '"split": "constellations"' in ck.read_text().splitlines()[0]
     assert run("count", 11, "--piece", "RN", "--checkpoint", ck, "--check").stdout.strip() == str(A137774[11])
     assert nq.count(Problem(11, "RF"), workers=2) == A002464[11]
+
+
+def test_a_rectangle_counts_by_classes_on_the_pool_and_through_a_checkpoint_that_names_its_rows(tmp_path):
+    ck = tmp_path / "c.jsonl"
+    want = nq.count(Problem(11, "RN", rows=8), workers=1)
+    r = run("count", 11, "--rows", 8, "--piece", "RN", "--checkpoint", ck, "--workers", 2)
+    assert r.exit_code == 0 and r.stdout.strip() == str(want), r.output
+    head = json.loads(ck.read_text().splitlines()[0])["fingerprint"]
+    assert head["split"] == "constellations" and head["rows"] == 8
+    r = run("count", 11, "--rows", 9, "--piece", "RN", "--checkpoint", ck)
+    assert r.exit_code == 2 and "different problem" in r.output

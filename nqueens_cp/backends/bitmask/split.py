@@ -84,9 +84,12 @@ def load_kernels(masks: np.ndarray, diag: bool) -> None:
 
 
 def fingerprint(problem: Problem, depth: int) -> dict[str, Any]:
-    """What sub-problem numbers mean: the problem and the split."""
+    """What sub-problem numbers mean: the problem (a rectangle's rows too; a square's files
+    stay as they were) and the split."""
+    shape = {} if problem.square else {"rows": problem.rows}
     return {
         "n": problem.n,
+        **shape,
         "piece": problem.piece,
         "torus": problem.torus,
         "blocked": [list(sq) for sq in problem.blocked],
