@@ -6,6 +6,7 @@ import json
 import re
 from itertools import permutations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -145,6 +146,35 @@ def test_every_backend_agrees_with_the_brute_force_on_random_pieces(p):
         if sol not in truth and not set(enumerate(sol)) & set(p.blocked):
             assert p.explain(sol) is not None
             break
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fairy_problems(), st.integers(1, 5), st.integers(1, 3))
+def test_the_generic_kernel_resumes_exactly_where_a_slice_stopped(p, budget, cap):
+    """The generic kernel keeps the current row's squares and what the rows above rule out of
+    the next row between calls: cut into slices of a few placements (or of a few solutions),
+    it must give the solutions of one uncut call, in the same order, and the same count, against
+    the brute force."""
+    from nqueens_cp.backends.bitmask import anykernel as k
+    from nqueens_cp.backends.bitmask.split import masks_array
+
+    masks = masks_array(p)
+    slides, reach = k.tables(p)
+
+    def run(budget: int, cap: int) -> tuple[list[tuple[int, ...]], int]:
+        state = k.new_state(masks, slides)
+        out, sols, counted = np.zeros((cap, p.rows), np.int16), [], 0
+        while not state[-1][1]:
+            got = k.search(masks, slides, reach, *state, out, budget)
+            sols += [tuple(int(c) for c in row) for row in out[:got]]
+        state = k.new_state(masks, slides)
+        while not state[-1][1]:
+            counted += k.search(masks, slides, reach, *state, np.zeros((0, p.rows), np.int16), budget)
+        return sols, counted
+
+    whole, count = run(1 << 40, 1 << 12)
+    assert run(budget, cap) == (whole, count)
+    assert whole == sorted(brute_force(p)) and count == len(whole)
 
 
 def test_explain_names_the_move_that_attacks():

@@ -62,26 +62,43 @@ def tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
 
 
 def new_state(masks: np.ndarray, slides: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Fresh search state: (avail, cols, lines, taken, place, st), st = [row, done flag, nodes]."""
+    """Fresh search state: (avail, cols, lines, taken, place, st), st = [row, done flag, nodes];
+    lines has a column per slide and one more (see `search`)."""
     m = masks.shape[0]
     avail = np.zeros(m, np.uint64)
     avail[0] = masks[0]
-    lines = np.zeros((m, max(slides.shape[0], 1)), np.uint64)
     return (
         avail,
         np.zeros(m, np.uint64),
-        lines,
+        np.zeros((m, slides.shape[0] + 1), np.uint64),
         np.zeros((m, m), np.uint64),
         np.zeros(m, np.int16),
         np.zeros(3, np.int64),
     )
 
 
+@njit(cache=True, inline="always")
+def _slid(line, bit, left, right):
+    """A line's mask carried one step along its slide: plus the piece, shifted."""
+    return ((line | bit) << left) >> right
+
+
 @njit(cache=True, nogil=True)
 def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budget):
     """Write up to out.shape[0] next solutions into `out` and return how many; with an `out` of
     no rows, count the solutions instead and return the count. Places at most about `budget`
-    pieces a call; sets st[1] when the search is exhausted and adds its placements to st[2]."""
+    pieces a call; sets st[1] when the search is exhausted and adds its placements to st[2].
+
+    Most placements are leaves (the next row has no free square, or it is the last row, counted
+    at once), so a placement costs the same for every piece: what row r + 1 loses is
+    lines[r, k] (made on entering row r: the columns used above r, what their pieces attack in
+    row r + 1 along every slide and leap), plus the new piece's own attacks on row r + 1,
+    `near[c]` (its column's one-step slides and one-row leaps, made once per call). A shift
+    distributes over OR, so the slides of the pieces above and of the new one may be shifted
+    apart. What the rows further down read (columns, every slide's mask, the leaps' rows) is
+    written only on descending. Slides are the rows of `slides`, those of one row step first
+    (as slide_directions orders them); lines[r, j] holds the columns of row r that the pieces
+    above attack along slide j."""
     m = masks.shape[0]
     last = m - 1
     k = slides.shape[0]
@@ -91,16 +108,28 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
     steps = slides[:, 0].copy()
     shl = np.zeros(k, np.uint64)  # a shift by b: left by b >= 0, or right by -b
     shr = np.zeros(k, np.uint64)
+    one_step = 0  # the slides of one row step come first
     for j in range(k):
         if slides[j, 1] >= 0:
             shl[j] = slides[j, 1]
         else:
             shr[j] = -slides[j, 1]
+        if steps[j] == 1:
+            one_step = j + 1
+    near = np.zeros(reach.shape[1], np.uint64)  # a column of the board each
+    for c in range(reach.shape[1]):
+        bit = _ONE << np.uint64(c)
+        v = bit
+        for j in range(one_step):
+            v |= _slid(_ZERO, bit, shl[j], shr[j])
+        if depth > 0:
+            v |= reach[1, c]
+        near[c] = v
     r = st[0]
+    a = avail[r]  # the current row's squares left live here; avail holds the rows above
     found = 0
     nodes = 0
     while counting or found < cap:
-        a = avail[r]
         if a == _ZERO:
             if r == 0:
                 st[1] = 1
@@ -108,33 +137,39 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
             if nodes >= budget:  # looked at on the way back only: off the placement path
                 break
             r -= 1
+            a = avail[r]
             continue
         if r == last and counting:  # a board of one row: its free squares are its solutions
             count = _popcount(a)
-            avail[r] = _ZERO
+            a = _ZERO
             found += count
             nodes += count
             continue
         bit = _lowbit(a)
-        avail[r] = a ^ bit
-        c = _index(bit)
-        place[r] = c
+        a ^= bit
         nodes += 1
+        c = _index(bit)
         if r == last:
+            place[r] = c
             out[found, :] = place
             found += 1
             continue
         nxt = r + 1
-        ruled = _ZERO
-        for j in range(k):  # each slide carries its row's mask a rows down, b columns over
+        free = masks[nxt] & ~(lines[r, k] | near[c])
+        if counting and nxt == last:  # the last row's free squares are its solutions
+            count = _popcount(free)
+            found += count
+            nodes += count
+            continue
+        if free == _ZERO:  # a dead end one row down: the next square of this row, no descent
+            continue
+        place[r] = c
+        used = cols[r] | bit
+        cols[nxt] = used
+        for j in range(k):
             down = r + steps[j]
             if down < m:
-                v = ((lines[r, j] | bit) << shl[j]) >> shr[j]
-                lines[down, j] = v
-                if down == nxt:
-                    ruled |= v
-                    continue
-            ruled |= lines[nxt, j]  # set when row nxt - a was placed (zero above row a)
+                lines[down, j] = _slid(lines[r, j], bit, shl[j], shr[j])
         for d in range(1, depth + 1):  # leaps: the rows they reach, carried one level down
             r2 = r + d
             if r2 >= m:
@@ -143,21 +178,18 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
             if d < depth:  # row r + depth is beyond every piece above r
                 v |= taken[r, r2]
             taken[nxt, r2] = v
-        used = cols[r] | bit
-        cols[nxt] = used
-        ruled |= used
-        if depth > 0:
-            ruled |= taken[nxt, nxt]
-        free = masks[nxt] & ~ruled
-        if counting and nxt == last:  # the last row's free squares are its solutions
-            count = _popcount(free)
-            found += count
-            nodes += count
-            continue
-        if free == _ZERO:  # a dead end one row down: the next square of this row, no descent
-            continue
+        if nxt < last:  # what the pieces above row nxt rule out of row nxt + 1
+            for j in range(one_step):
+                used |= _slid(lines[nxt, j], _ZERO, shl[j], shr[j])
+            for j in range(one_step, k):
+                used |= lines[nxt + 1, j]  # zero above the slide's first step
+            if depth > 0:
+                used |= taken[nxt, nxt + 1]
+            lines[nxt, k] = used
+        avail[r] = a
         r = nxt
-        avail[r] = free
+        a = free
+    avail[r] = a
     st[0] = r
     st[2] += nodes
     return found
@@ -172,7 +204,7 @@ def count_items(masks, slides, reach, weights, out, stop):
     m = masks.shape[1]
     avail = np.zeros(m, np.uint64)
     cols = np.zeros(m, np.uint64)
-    lines = np.zeros((m, max(slides.shape[0], 1)), np.uint64)
+    lines = np.zeros((m, slides.shape[0] + 1), np.uint64)
     taken = np.zeros((m, m), np.uint64)
     place = np.zeros(m, np.int16)
     st = np.zeros(3, np.int64)

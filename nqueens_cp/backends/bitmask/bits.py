@@ -1,13 +1,17 @@
 """Bit tricks the compiled kernels share, on uint64 words (one bit a column).
 
 Every value stays uint64 (or is made int64 on purpose): numba turns a uint64/int64 mix into
-float64, which would silently lose bits.
+float64, which would silently lose bits. Population count and trailing zeros are LLVM's own
+intrinsics (numba has neither): one instruction each where the CPU has it (popcnt, tzcnt), and
+LLVM's portable expansion where it does not.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from ...run.compiled import use_user_cache
 
@@ -15,16 +19,31 @@ use_user_cache()
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))  # defined at 0 too (64)
+
+    return types.uint64(types.uint64), codegen
 
 
 @njit(cache=True, inline="always")
 def popcount(x):
-    """The set bits of x, as an int64 (numba has no population count of its own)."""
-    x = x - ((x >> ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
+    """The set bits of x, as an int64."""
+    return np.int64(_ctpop(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def trailing_zeros(x):
+    """The index of the lowest set bit of x (64 for x = 0), as an int64."""
+    return np.int64(_cttz(np.uint64(x)))

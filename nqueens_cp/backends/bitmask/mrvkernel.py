@@ -17,6 +17,7 @@ from numba import config, njit
 from ...run.compiled import use_user_cache
 from ..base import BackendError
 from .bits import popcount as _popcount
+from .bits import trailing_zeros
 
 if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (planner.jit_enabled)
     raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
@@ -37,10 +38,7 @@ def _bit(i, n):
 
 @njit(cache=True, inline="always")
 def _lowbit_index(a):
-    i = 0
-    while (a >> np.uint64(i)) & _ONE == _ZERO:
-        i += 1
-    return i
+    return trailing_zeros(a)
 
 
 @njit(cache=True, inline="always")

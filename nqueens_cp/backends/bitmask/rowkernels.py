@@ -19,6 +19,7 @@ from numba import config, njit
 
 from ...run.compiled import use_user_cache
 from ..base import BackendError
+from .bits import trailing_zeros
 
 if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (planner.jit_enabled)
     raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
@@ -27,17 +28,6 @@ use_user_cache()
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-
-
-def _debruijn_table() -> np.ndarray:
-    table = np.zeros(64, dtype=np.int64)
-    for i in range(64):
-        table[((_DEBRUIJN.item() << i) & 0xFFFFFFFFFFFFFFFF) >> 58] = i
-    return table
-
-
-_INDEX = _debruijn_table()
 
 
 @njit(cache=True, inline="always")
@@ -47,8 +37,8 @@ def _lowbit(a):
 
 @njit(cache=True, inline="always")
 def _index(bit):
-    """Column of a single set bit (de Bruijn multiply; numba has no count-trailing-zeros)."""
-    return _INDEX[(bit * _DEBRUIJN) >> np.uint64(58)]
+    """Column of a single set bit."""
+    return trailing_zeros(bit)
 
 
 @njit(cache=True, inline="always")
