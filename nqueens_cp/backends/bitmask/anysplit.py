@@ -69,7 +69,7 @@ def partition(problem: Problem) -> Any:
 
     ctx = context(problem)
     return Partition(
-        fingerprint(problem, 2) | {"split": "any-piece", "sub_problems": digest(ctx[3])},
+        fingerprint(problem, 2) | {"rows": problem.rows, "split": "any-piece", "sub_problems": digest(ctx[3])},
         ctx[3].shape[0],
         count_item,
         ctx,
