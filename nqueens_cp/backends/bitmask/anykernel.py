@@ -96,9 +96,10 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
     `near[c]` (its column's one-step slides and one-row leaps, made once per call). A shift
     distributes over OR, so the slides of the pieces above and of the new one may be shifted
     apart. What the rows further down read (columns, every slide's mask, the leaps' rows) is
-    written only on descending. Slides are the rows of `slides`, those of one row step first
-    (as slide_directions orders them); lines[r, j] holds the columns of row r that the pieces
-    above attack along slide j."""
+    written only on descending; a count does not descend into the second-to-last row, whose few
+    squares it takes in a short loop, each counting the last row's at once. Slides are the rows
+    of `slides`, those of one row step first (as slide_directions orders them); lines[r, j] holds
+    the columns of row r that the pieces above attack along slide j."""
     m = masks.shape[0]
     last = m - 1
     k = slides.shape[0]
@@ -186,6 +187,15 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
             if depth > 0:
                 used |= taken[nxt, nxt + 1]
             lines[nxt, k] = used
+            if counting and nxt == last - 1:  # the last two rows, counted here: no descent
+                rest = masks[last] & ~used
+                while free != _ZERO:
+                    b = _lowbit(free)
+                    free ^= b
+                    count = _popcount(rest & ~near[_index(b)])
+                    found += count
+                    nodes += 1 + count
+                continue
         avail[r] = a
         r = nxt
         a = free
