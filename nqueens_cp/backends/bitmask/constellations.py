@@ -79,11 +79,10 @@ def innermost_ring(n: int) -> int:
     return max(0, (n - 2) // 2)
 
 
-def ring_lines(problem: Problem, ring: int) -> tuple[int, int, int, int]:
-    """(first row, last row, first column, last column) of ring `ring`: on a rectangle the
-    rows' ring is `ring` and the columns' the innermost of the columns."""
-    m, n = problem.rows, problem.n
-    k = ring if problem.square else innermost_ring(n)
+def ring_lines(m: int, n: int, ring: int) -> tuple[int, int, int, int]:
+    """(first row, last row, first column, last column) of ring `ring` of an m x n board: on a
+    rectangle the rows' ring is `ring` and the columns' the innermost of the columns."""
+    k = ring if m == n else innermost_ring(n)
     return ring, m - 1 - ring, k, n - 1 - k
 
 
@@ -141,8 +140,7 @@ def _image(n: int, ring: int, name: str, a, b, c, d, rows: int | None = None) ->
     transpose."""
     transpose, flip_r, flip_c = TABLE[name]
     m = n if rows is None else rows
-    k = ring if m == n else innermost_ring(n)
-    lo, hi, left, right = ring, m - 1 - ring, k, n - 1 - k
+    lo, hi, left, right = ring_lines(m, n, ring)
     out = [np.full_like(a, -1) for _ in range(4)]
     for r, col in ((lo, a), (hi, b), (c, left), (d, right)):
         r = np.broadcast_to(r, a.shape)
@@ -184,7 +182,7 @@ def constellations(problem: Problem, key: Callable[..., np.ndarray] = _key, ring
     k = innermost_ring(m) if ring is None else ring
     if not 0 <= k <= innermost_ring(m):
         raise ValueError(f"ring must be 0..{innermost_ring(m)} for n = {n}, got {k}")
-    lo, hi, left, right = ring_lines(problem, k)
+    lo, hi, left, right = ring_lines(m, n, k)
     group = problem_symmetries(problem)
     every = np.arange(n, dtype=np.int64)
     rows = every if problem.square else np.arange(-1, m, dtype=np.int64)  # -1: an empty column
@@ -226,9 +224,10 @@ def constellations(problem: Problem, key: Callable[..., np.ndarray] = _key, ring
 
 def _enumerated(
     problem: Problem, cons: Constellations, i: int, deadline: Deadline | None = None
-) -> tuple[int, int, int]:
+) -> tuple[int, int, int, int]:
     """Weighted (completions, those fixed by rot180, those fixed by rot90) of sub-problem i, by
-    enumerating its completions (the classes a rotation fixes, on variants' boards)."""
+    enumerating its completions (the classes a rotation fixes, on variants' boards), and the
+    enumeration's nodes."""
     from .rows import enumerate_arrays
 
     assert cons.masks is not None
@@ -254,7 +253,7 @@ def pinned_masks(problem: Problem, ring: int, items: np.ndarray) -> np.ndarray:
     taken out of every other row, and a ring column the constellation leaves empty (-1) out of
     every row. Vectorized, a thousand items at a time."""
     m, n = problem.rows, problem.n
-    lo, hi, left, right = ring_lines(problem, ring)
+    lo, hi, left, right = ring_lines(m, n, ring)
     table = attack_table(problem)
     rows = np.arange(m)[None, :, None]
     cols = np.arange(n)[None, None, :]
