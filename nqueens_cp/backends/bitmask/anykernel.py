@@ -27,8 +27,9 @@ from ...model.problem import Problem
 from ...run.compiled import use_user_cache
 from ..base import BackendError
 from .bits import popcount as _popcount
+from .bits import trailing_zeros
 from .pysearch import column_masks
-from .rowkernels import _index, _lowbit
+from .rowkernels import _lowbit
 
 if config.DISABLE_JIT:  # the masks need fixed-width integers (planner.jit_enabled)
     raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
@@ -149,7 +150,7 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
         bit = _lowbit(a)
         a ^= bit
         nodes += 1
-        c = _index(bit)
+        c = trailing_zeros(bit)
         if r == last:
             place[r] = c
             out[found, :] = place
@@ -192,7 +193,7 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
                 while free != _ZERO:
                     b = _lowbit(free)
                     free ^= b
-                    count = _popcount(rest & ~near[_index(b)])
+                    count = _popcount(rest & ~near[trailing_zeros(b)])
                     found += count
                     nodes += 1 + count
                 continue

@@ -37,11 +37,6 @@ def _bit(i, n):
 
 
 @njit(cache=True, inline="always")
-def _lowbit_index(a):
-    return trailing_zeros(a)
-
-
-@njit(cache=True, inline="always")
 def _clear(view, level, line, pos, n, diag):
     """In one view (rows, or columns), a piece on line `line` at position `pos`: empty that
     line and, in every other line i, clear position pos and for queens pos +/- (i - line)."""
@@ -98,7 +93,7 @@ def _fail_first(cand, crossing):
     while rest != _ZERO:
         b = rest & (~rest + _ONE)
         rest ^= b
-        k = _popcount(crossing[_lowbit_index(b)])
+        k = _popcount(crossing[trailing_zeros(b)])
         if k < best:
             best = k
             pick = b
@@ -160,7 +155,7 @@ def run(masks, diag, rf, cf, rows_done, cols_done, kind, index, cand, pr, pc, st
             continue
         bit = _fail_first(a, cf[d] if kind[d] == 0 else rf[d])
         cand[d] = a ^ bit
-        j = _lowbit_index(bit)
+        j = trailing_zeros(bit)
         r, c = (index[d], j) if kind[d] == 0 else (j, index[d])
         pr[d], pc[d] = r, c
         nodes += 1

@@ -36,12 +36,6 @@ def _lowbit(a):
 
 
 @njit(cache=True, inline="always")
-def _index(bit):
-    """Column of a single set bit."""
-    return trailing_zeros(bit)
-
-
-@njit(cache=True, inline="always")
 def _full(n):
     """All n columns set (a shift by 64 is undefined, hence the special case)."""
     return ~_ZERO if n == 64 else (_ONE << np.uint64(n)) - _ONE
@@ -223,7 +217,7 @@ def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k2, place, 
             continue
         bit = _lowbit(a)
         avail[r] = a ^ bit
-        place[r] = _index(bit)
+        place[r] = trailing_zeros(bit)
         nodes += 1
         if r == last:
             if knight and torus and not _torus_knights_ok(place, n):
