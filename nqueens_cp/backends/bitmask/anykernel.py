@@ -62,9 +62,11 @@ def tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
     return np.array(slides, np.int64).reshape(-1, 2), reach
 
 
-def new_state(masks: np.ndarray, slides: np.ndarray) -> tuple[np.ndarray, ...]:
+@njit(cache=True, nogil=True)
+def new_state(masks, slides):
     """Fresh search state: (avail, cols, lines, taken, place, st), st = [row, done flag, nodes];
-    lines has a column per slide and one more (see `search`)."""
+    lines has a column per slide and one more (see `search`). Compiled, so that `count_items`
+    makes each sub-problem's state with it too."""
     m = masks.shape[0]
     avail = np.zeros(m, np.uint64)
     avail[0] = masks[0]
@@ -212,22 +214,10 @@ def count_items(masks, slides, reach, weights, out, stop):
     item after item in one call: many small sub-problems cost one call, not one each. Between
     slices of `search` it reads the stop flag stop[0] (watch.py) and returns when it is set, the
     item under way left unwritten; the placements are added to stop[1]."""
-    m = masks.shape[1]
-    avail = np.zeros(m, np.uint64)
-    cols = np.zeros(m, np.uint64)
-    lines = np.zeros((m, slides.shape[0] + 1), np.uint64)
-    taken = np.zeros((m, m), np.uint64)
-    place = np.zeros(m, np.int16)
-    st = np.zeros(3, np.int64)
-    nothing = np.empty((0, m), np.int16)
+    nothing = np.empty((0, masks.shape[1]), np.int16)
     for i in range(masks.shape[0]):
         rows = masks[i]
-        avail[:] = _ZERO
-        avail[0] = rows[0]
-        cols[:] = _ZERO
-        lines[:] = _ZERO
-        taken[:] = _ZERO
-        st[:] = 0
+        avail, cols, lines, taken, place, st = new_state(rows, slides)
         found = 0
         while st[1] == 0:
             if stop[0] != 0:
