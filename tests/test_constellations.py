@@ -380,3 +380,5 @@ def test_a_rectangle_counts_by_classes_on_the_pool_and_through_a_checkpoint_that
     assert head["split"] == "constellations" and head["rows"] == 8
     r = run("count", 11, "--rows", 9, "--piece", "RN", "--checkpoint", ck)
     assert r.exit_code == 2 and "different problem" in r.output
+    r = run("count", 11, "--rows", 8, "--piece", "RN", "--checkpoint", ck, "--depth", 3)
+    assert r.exit_code == 2 and "(4 symmetries hold (rot180, flip-cols, flip-rows" in r.output, r.output

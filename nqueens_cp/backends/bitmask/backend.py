@@ -274,8 +274,8 @@ class BitmaskBackend(Backend):
         if plan.algorithm == Algorithm.CONSTELLATIONS:
             if depth is not None:
                 raise UnsupportedProblem(
-                    "bitmask: this count is cut into symmetry classes of ring pieces (all 8 symmetries hold); "
-                    "--depth applies to row splits"
+                    f"bitmask: this count is cut into symmetry classes of ring pieces "
+                    f"({planner.classes_reason(problem)}); --depth applies to row splits"
                 )
             from . import constellations as cs
 
