@@ -4,15 +4,17 @@
     python benchmarks/bench_pieces.py --n 12 --repeat 5
 
 Nodes per second on one worker, for the pieces the issue names (RN, RNN, QNN, RF, a one-way
-line) counted by the generic kernel (`count --json` reports the nodes), and for the queen's
-specialised row kernel. The queen kernel counts no nodes of its own (it is the hot loop), so its
-nodes are those of the same search tree as the generic kernel walks it on the queen: the same
-rows in the same order, the same squares ruled out; both count the placements of the last row
-alike. Also: the CP-SAT model of each piece built at n = 50 (milliseconds), and the generic
-kernel on the queen itself (what a piece costs over the queen's own kernel, tree for tree).
+line) and the queen, counted by the generic kernel and by the piece's own kernel (piecekernel,
+which a count switches to once it is large, or at once when it is on disk; `count --json`
+reports the nodes), against the queen's specialised row kernel. The queen kernel counts no
+nodes of its own (it is the hot loop), so its nodes are those of the same search tree as the
+generic kernel walks it on the queen: the same rows in the same order, the same squares ruled
+out; the three kernels count the placements of the last row alike, and the piece's kernel is
+checked to walk the generic kernel's tree node for node. Also: the CP-SAT model of each piece
+built at n = 50 (milliseconds).
 
 Then the count the planner runs (classes of ring constellations under the symmetries that
-hold, each searched by the generic kernel) against the generic kernel's count without classes
+hold, each searched by the piece's kernel) against the same kernels' count without classes
 (half the first row where the left-right mirror holds, else the whole first row): seconds and
 nodes, one worker, with the counts checked equal. For the pieces that keep all 8 symmetries at
 n, and for boards that keep fewer: one-way lines (4 symmetries along a diagonal, 2 otherwise)
@@ -23,12 +25,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
 import numpy as np
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends import get_backend
+from nqueens_cp.backends.watch import tally
 
 PIECES = ("RN", "RNN", "QNN", "RF", "Rline(1,-1)")
 SYMMETRIC = ("RN", "RNN", "QNN", "RF", "rook", "superqueen")
@@ -45,15 +49,30 @@ def best(fn, repeat: int) -> tuple[float, object]:
     return min(times), out
 
 
-def generic_count(p: Problem) -> tuple[int, int]:
-    """(count, nodes) from the generic kernel on the whole tree (no mirror: the queen kernel
-    below is timed on the whole tree too)."""
+def kernels(p: Problem) -> tuple[Callable[[], tuple[int, int]], Callable[[], tuple[int, int]]]:
+    """Calls of the generic kernel and of the piece's own kernel (piecekernel, compiled here, as
+    the first large count of a piece does) on the whole tree (no mirror: the queen kernel is
+    timed on the whole tree too), each giving (count, nodes). As for the queen kernel, the masks
+    and tables are made before the clock starts: the calls alone are timed."""
     from nqueens_cp.backends.bitmask import anykernel as k
-    from nqueens_cp.backends.bitmask.rows import count_masks
+    from nqueens_cp.backends.bitmask import piecekernel
     from nqueens_cp.backends.bitmask.split import masks_array
 
-    stats: dict[str, int] = {}
-    return count_masks(masks_array(p), *k.tables(p), 1, stats), stats["nodes"]
+    masks, (slides, reach) = masks_array(p)[None], k.tables(p)
+    own = piecekernel.kernel(piecekernel.key(slides, reach, p.rows))
+    one = np.ones(1, np.int64)
+
+    def generic() -> tuple[int, int]:
+        stop, out = tally(), np.zeros(1, np.int64)
+        k.count_items(masks, slides, reach, one, out, stop, 1 << 62)
+        return int(out[0]), int(stop[1])
+
+    def piece() -> tuple[int, int]:
+        stop, out = tally(), np.zeros(1, np.int64)
+        own(masks, reach, one, out, stop)
+        return int(out[0]), int(stop[1])
+
+    return generic, piece
 
 
 def mirror_count(p: Problem) -> tuple[int, int]:
@@ -81,22 +100,25 @@ def main() -> None:
     masks = masks_array(queen)
     zero = np.uint64(0)
     k.count_queens(masks, 0, zero, zero, zero, NEVER)  # compiled before the clock starts
-    generic_count(Problem(6, "RN"))
+    kernels(Problem(6, "RN"))[0]()
     t_queen, count = best(lambda: int(k.count_queens(masks, 0, zero, zero, zero, NEVER)), args.repeat)
-    t_generic_queen, (count2, nodes) = best(lambda: generic_count(queen), args.repeat)
+    count2, nodes = kernels(queen)[0]()
     assert count == count2 == nq.count(queen), (count, count2)
     queen_rate = nodes / t_queen
-    print(f"n = {n}, one worker, best of {args.repeat}")
-    print(f"{'piece':<14}{'count':>14}{'nodes':>16}{'seconds':>10}{'M nodes/s':>11}{'/ queen kernel':>16}")
-    print(f"{'Q (kernel)':<14}{count:>14,}{nodes:>16,}{t_queen:>10.3f}{queen_rate / 1e6:>11.1f}{1:>16.2f}")
-    rate, t = nodes / t_generic_queen, t_generic_queen
-    print(f"{'Q (generic)':<14}{count:>14,}{nodes:>16,}{t:>10.3f}{rate / 1e6:>11.1f}{rate / queen_rate:>16.2f}")
-    for piece in PIECES:
+    print(f"n = {n}, one worker, best of {args.repeat}; nodes per second of the generic kernel, and of the")
+    print("piece's own kernel (piecekernel, compiled before the clock starts), over the queen kernel's")
+    head = f"{'piece':<14}{'count':>14}{'nodes':>16}{'generic M/s':>13}{'/ queen':>9}{'own M/s':>10}{'/ queen':>9}"
+    print(head)
+    print(f"{'Q (kernel)':<14}{count:>14,}{nodes:>16,}{queen_rate / 1e6:>13.1f}{1:>9.2f}")
+    for piece in ("queen", *PIECES):
         p = Problem(n, piece)
-        seconds, (c, nodes) = best(lambda p=p: generic_count(p), args.repeat)
-        assert c == get_backend("bitmask", workers=1).count(p).count
-        rate = nodes / seconds
-        print(f"{piece:<14}{c:>14,}{nodes:>16,}{seconds:>10.3f}{rate / 1e6:>11.1f}{rate / queen_rate:>16.2f}")
+        generic_call, own_call = kernels(p)
+        t_generic, (c, nodes) = best(generic_call, args.repeat)
+        t_own, (c2, nodes2) = best(own_call, args.repeat)
+        assert c == c2 == get_backend("bitmask", workers=1).count(p).count and nodes == nodes2
+        generic, own = nodes / t_generic, nodes / t_own
+        row = f"{piece:<14}{c:>14,}{nodes:>16,}{generic / 1e6:>13.1f}{generic / queen_rate:>9.2f}"
+        print(f"{row}{own / 1e6:>10.1f}{own / queen_rate:>9.2f}")
 
     print(f"\nCount by constellations against the first row (n = {n}, one worker, best of {args.repeat})")
     print(f"{'piece':<14}{'board':>7}{'count':>14}{'row s':>10}{'classes s':>10}{'time':>7}{'nodes':>7}")

@@ -209,20 +209,25 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
 
 
 @njit(cache=True, nogil=True)
-def count_items(masks, slides, reach, weights, out, stop):
+def count_items(masks, slides, reach, weights, out, stop, budget):
     """out[i] = weights[i] times the solutions of the row masks masks[i] (a sub-problem a row),
-    item after item in one call: many small sub-problems cost one call, not one each. Between
-    slices of `search` it reads the stop flag stop[0] (watch.py) and returns when it is set, the
-    item under way left unwritten; the placements are added to stop[1]."""
+    item after item in one call: many small sub-problems cost one call, not one each. Returns
+    how many items it finished: it leaves the item under way unwritten when the stop flag
+    stop[0] (watch.py) is set, read between slices of `search`, or once it has made `budget`
+    placements (piecekernel then takes over). The placements are added to stop[1]."""
     nothing = np.empty((0, masks.shape[1]), np.int16)
+    spent = 0
     for i in range(masks.shape[0]):
         rows = masks[i]
         avail, cols, lines, taken, place, st = new_state(rows, slides)
         found = 0
         while st[1] == 0:
-            if stop[0] != 0:
+            if stop[0] != 0 or spent + st[2] >= budget:
                 stop[1] += st[2]
-                return
-            found += search(rows, slides, reach, avail, cols, lines, taken, place, st, nothing, 1 << 20)
+                return i
+            left = min(budget - spent - st[2], 1 << 20)
+            found += search(rows, slides, reach, avail, cols, lines, taken, place, st, nothing, left)
         out[i] = weights[i] * found
         stop[1] += st[2]
+        spent += st[2]
+    return masks.shape[0]

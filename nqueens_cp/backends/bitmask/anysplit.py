@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ...model.problem import Problem
-from .rows import count_masks, first_rows, narrowed
+from .rows import count_parts, first_rows, narrowed
 from .split import fingerprint, masks_array
 
 
@@ -51,7 +51,7 @@ def count_item_nodes(ctx: tuple[np.ndarray, ...], i: int) -> tuple[int, int]:
     c0, c1, weight = (int(v) for v in subs[i])
     stats: dict[str, int] = {}
     part = narrowed(masks, 1 << c0, 1 << c1 if c1 >= 0 else 0)
-    return count_masks(part, slides, reach, weight, stats), stats["nodes"]
+    return count_parts(part[None], slides, reach, np.array([weight]), stats), stats["nodes"]
 
 
 def count_item(ctx: tuple[np.ndarray, ...], i: int) -> int:

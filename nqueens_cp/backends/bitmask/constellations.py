@@ -279,18 +279,19 @@ def _tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
 
 def _counted(problem: Problem, cons: Constellations, part: np.ndarray, stop: np.ndarray) -> np.ndarray:
     """The weighted completions of sub-problems `part` (searched, not enumerated) in one compiled
-    call: plain queens by the ring count, every other piece and board by the generic kernel on
-    the pinned masks. A call stopped by stop[0] leaves its counts partial (the caller checks)."""
+    call: plain queens by the ring count, every other piece and board on the pinned masks by
+    `rows.count_into` (the generic kernel, or the piece's own). A call stopped by stop[0] leaves
+    its counts partial (the caller checks)."""
     out = np.zeros(part.size, np.int64)
     if plain_queens(problem):
         from .rowkernels import count_ring
 
         count_ring(problem.n, cons.ring, cons.items[part], cons.weights[part], out, stop)
     else:
-        from .anykernel import count_items
+        from .rows import count_into
 
         assert cons.masks is not None
-        count_items(cons.masks[part], *_tables(problem), cons.weights[part], out, stop)
+        count_into(cons.masks[part], *_tables(problem), cons.weights[part], out, stop)
     return out
 
 
@@ -380,5 +381,8 @@ def classes_in_process(
 
 def load_kernels(problem: Problem) -> None:
     """Load the compiled kernels in this process (before forking workers that share them)."""
+    from . import piecekernel
+
     small = Problem(8, problem.piece, torus=problem.torus)  # one kernel serves every board shape
     classes_in_process(small, constellations(small), Deadline("bitmask", None))
+    piecekernel.chosen(piecekernel.key(*_tables(problem), problem.rows))  # the piece's, if on disk

@@ -5,6 +5,7 @@ specialised kernel serves rooks, queens and superqueens on square boards; the ge
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -72,17 +73,16 @@ def _batches(
 
 
 def count_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> int:
-    """The number of solutions of any piece and board shape, from the generic kernel counting in
-    slices; raises Unknown (with a lower bound: the count so far) at the deadline. The first two
-    rows are narrowed by the symmetries that hold (`first_rows`), each part weighted."""
+    """The number of solutions of any piece and board shape, from the generic kernel; raises
+    Unknown (with a lower bound: the parts counted) at the deadline. The first two rows are
+    narrowed by the symmetries that hold (`first_rows`), each part weighted."""
     from . import anykernel as k
 
     masks = masks_array(problem)
-    slides, reach = k.tables(problem)
-    found = 0
-    for row0, row1, weight in first_rows(problem):
-        found += count_masks(narrowed(masks, row0, row1), slides, reach, weight, stats, deadline, found)
-    return found
+    parts = first_rows(problem)
+    stacked = np.stack([narrowed(masks, row0, row1) for row0, row1, _ in parts])
+    weights = np.array([weight for *_, weight in parts], np.int64)
+    return count_parts(stacked, *k.tables(problem), weights, stats, deadline)
 
 
 def narrowed(masks: np.ndarray, row0: int, row1: int) -> np.ndarray:
@@ -94,33 +94,52 @@ def narrowed(masks: np.ndarray, row0: int, row1: int) -> np.ndarray:
     return part
 
 
-def count_masks(
+def count_parts(
     masks: np.ndarray,
     slides: np.ndarray,
     reach: np.ndarray,
-    weight: int,
+    weights: np.ndarray,
     stats: dict[str, int],
     deadline: Deadline | None = None,
-    before: int | None = None,
 ) -> int:
-    """`weight` times the solutions of the row masks `masks` (the generic kernel's tables
-    `slides` and `reach`), counted to the end in slices; its placements are added to
-    stats["nodes"]. The deadline, if any, is looked at between slices, with `before` plus the
-    count so far as the lower bound an Unknown carries (None: no bound to give)."""
-    from . import anykernel as k
+    """The sum of weights[i] times the solutions of the row masks masks[i] (the generic kernel's
+    tables `slides` and `reach`); its placements are added to stats["nodes"]. A deadline, if
+    any, and Ctrl-C stop the count mid-call (watch.py): Unknown, with the parts finished as
+    the lower bound."""
+    from ..watch import tally, watched
 
-    state = k.new_state(masks, slides)
-    st = state[-1]
-    nothing = np.empty((0, masks.shape[0]), dtype=np.int16)
-    found = 0
-    try:
-        while not st[1]:
-            found += weight * int(k.search(masks, slides, reach, *state, nothing, SLICE_NODES))
-            if deadline is not None and not st[1]:
-                deadline.check(None if before is None else before + found)
-    finally:
-        stats["nodes"] = stats.get("nodes", 0) + int(st[2])
-    return found
+    out = np.zeros(weights.size, np.int64)
+    with watched(deadline) if deadline is not None else contextlib.nullcontext(tally()) as stop:
+        try:
+            count_into(masks, slides, reach, weights, out, stop)
+        finally:
+            stats["nodes"] = stats.get("nodes", 0) + int(stop[1])
+    if deadline is not None:
+        deadline.check(int(out.sum()))
+    return int(out.sum())
+
+
+def count_into(
+    masks: np.ndarray, slides: np.ndarray, reach: np.ndarray, weights: np.ndarray, out: np.ndarray, stop: np.ndarray
+) -> None:
+    """out[i] = weights[i] times the solutions of masks[i], by the piece's own kernel where it
+    serves (`piecekernel.chosen`), else by the generic one, which hands over to the piece's once
+    it has spent piecekernel.SPECIALISE_AFTER placements on the piece (the item under way is
+    counted again). A call stopped by stop[0] leaves the items not finished at 0; the
+    placements are added to stop[1]."""
+    from . import anykernel, piecekernel
+
+    key = piecekernel.key(slides, reach, masks.shape[1])
+    done = 0
+    while done < weights.size and not stop[0]:
+        own = piecekernel.chosen(key)
+        if own is not None:
+            own(masks[done:], reach, weights[done:], out[done:], stop)
+            return
+        before = int(stop[1])
+        budget = piecekernel.budget(key)
+        done += anykernel.count_items(masks[done:], slides, reach, weights[done:], out[done:], stop, budget)
+        piecekernel.spent(key, int(stop[1]) - before)
 
 
 def first_rows(problem: Problem) -> list[tuple[int, int, int]]:

@@ -1,0 +1,95 @@
+"""The counting kernel written for one piece (piecekernel): against the brute force of
+test_pieces (moves stepped out on the board), against the generic kernel node for node, the
+hand-over from the generic kernel mid-count, a cache folder that cannot be written, and the stop
+flag."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import Piece, Problem
+from nqueens_cp.backends.base import Deadline, TimeLimitReached
+from nqueens_cp.backends.bitmask import anykernel, piecekernel
+from nqueens_cp.backends.bitmask.rows import count_any, count_parts
+from nqueens_cp.backends.bitmask.split import masks_array
+from nqueens_cp.backends.watch import tally
+from tests.test_pieces import A137774, brute_force
+
+#: Boards that exercise every part of a generated kernel: slides of one and two row steps, a
+#: one-way line, leaps of 1 to 3 rows, a torus (every move a leap), rectangles, blocked and
+#: fixed squares. A kernel is compiled per piece (not per board), once per machine.
+BOARDS = [
+    Problem(7, "RNN", blocked=[(2, 3)]),
+    Problem(8, "RNN", rows=6, fixed=[(0, 1)]),
+    Problem(7, Piece.of(lines=[[1, -1]], riders=[[0, 1]])),
+    Problem(8, "RZ", rows=5),
+    Problem(7, "RN"),
+    Problem(6, "RN", torus=True),
+    Problem(7, "QNN", rows=5, blocked=[(0, 0), (4, 6)]),
+]
+
+
+def own(p: Problem) -> tuple[int, int]:
+    """(count, nodes) by the piece's own kernel, compiled or loaded for the test."""
+    slides, reach = anykernel.tables(p)
+    kernel = piecekernel.kernel(piecekernel.key(slides, reach, p.rows))
+    assert kernel is not None
+    stop, out = tally(), np.zeros(1, np.int64)
+    kernel(masks_array(p)[None], reach, np.ones(1, np.int64), out, stop)
+    return int(out[0]), int(stop[1])
+
+
+def generic(p: Problem) -> tuple[int, int]:
+    stop, out = tally(), np.zeros(1, np.int64)
+    anykernel.count_items(masks_array(p)[None], *anykernel.tables(p), np.ones(1, np.int64), out, stop, 1 << 62)
+    return int(out[0]), int(stop[1])
+
+
+@pytest.mark.parametrize("p", BOARDS, ids=lambda p: f"{p.piece}-{p.shape}{'-torus' * p.torus}")
+def test_a_piece_s_own_kernel_counts_what_the_brute_force_finds(p):
+    count, nodes = own(p)
+    assert count == len(brute_force(p))
+    assert (count, nodes) == generic(p)  # the same tree, walked node for node
+
+
+def test_the_generic_kernel_hands_over_mid_count_and_the_count_stays_exact(monkeypatch):
+    """The generic kernel starts, gives up the item under way after its budget, and the
+    piece's kernel counts that item again from its start: nothing counted twice or lost."""
+    monkeypatch.setattr(piecekernel, "SPECIALISE_AFTER", 500)
+    monkeypatch.setattr(piecekernel, "_loaded", {})
+    monkeypatch.setattr(piecekernel, "_spent", {})
+    monkeypatch.setattr(piecekernel, "on_disk", lambda k: False)
+    p = Problem(10, "RN")
+    stats: dict[str, int] = {}
+    assert count_any(p, Deadline("t", None), stats) == A137774[9]
+    assert piecekernel.key(*anykernel.tables(p), p.rows) in piecekernel._loaded
+    assert stats["nodes"] > generic(p)[1] // 2  # half the first row, plus what was searched twice
+
+
+def test_a_cache_folder_that_cannot_be_written_leaves_the_count_to_the_generic_kernel(monkeypatch, tmp_path):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setattr(piecekernel, "_folder", lambda: tmp_path / "file" / "pieces")
+    monkeypatch.setattr(piecekernel, "SPECIALISE_AFTER", 10)
+    monkeypatch.setattr(piecekernel, "_loaded", {})
+    monkeypatch.setattr(piecekernel, "_spent", {})
+    monkeypatch.setattr(piecekernel, "_unavailable", set())
+    assert nq.count(Problem(9, "RN"), workers=1) == A137774[8]
+    assert not piecekernel._loaded and piecekernel._unavailable
+
+
+def test_the_piece_s_kernel_stops_at_the_deadline_with_a_lower_bound():
+    p = Problem(17, "RN")  # minutes of search
+    slides, reach = anykernel.tables(p)
+    assert piecekernel.kernel(piecekernel.key(slides, reach, p.rows)) is not None  # compiled first
+    masks = np.stack([masks_array(p)] * 2)
+    solution = nq.first(p)
+    masks[0] = [1 << c for c in solution]  # part 0: that solution alone, counted before the long one
+    start = time.monotonic()
+    with pytest.raises(TimeLimitReached) as info:
+        count_parts(masks, slides, reach, np.array([5, 1]), {}, Deadline("t", 0.3))
+    assert time.monotonic() - start < 1.5
+    assert info.value.partial == 5  # the part finished, weighted
