@@ -25,6 +25,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -167,9 +168,16 @@ def _folder() -> Path:
     return Path(config.CACHE_DIR or cache_dir()) / "pieces"
 
 
-def _path(k: Key) -> tuple[str, Path]:
+@lru_cache(maxsize=64)
+def _written(k: Key) -> tuple[str, str]:
+    """(source, file name): the name is the source's digest, so a file never changes."""
     text = source(*k)
-    return text, _folder() / f"piece_{hashlib.sha256(text.encode()).hexdigest()[:20]}.py"
+    return text, f"piece_{hashlib.sha256(text.encode()).hexdigest()[:20]}.py"
+
+
+def _path(k: Key) -> tuple[str, Path]:
+    text, name = _written(k)
+    return text, _folder() / name
 
 
 def on_disk(k: Key) -> bool:
