@@ -39,6 +39,9 @@ CONSTELLATIONS_MAX_N = 32
 #: this share of the board is unusable (it pays per solution, the row search does not).
 MRV_COUNT_UNUSABLE = 0.5
 
+#: What counts a piece the specialised kernels do not serve (piecekernel says when each).
+SEARCHER = "the generic kernel, or the piece's own once a large count compiled it"
+
 
 class Algorithm(StrEnum):
     """The engine's algorithms (the backend runs each through one dispatch table)."""
@@ -199,7 +202,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         if task == Task.COUNT:  # symmetry classes, or sub-problems of two pinned rows (anysplit)
             w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
             if by_constellations(problem) and not translated(problem):
-                why = f"{what}: {classes_reason(problem)}: classes of ring pieces, each searched by the generic kernel"
+                why = f"{what}: {classes_reason(problem)}: classes of ring pieces, each searched by {SEARCHER}"
                 return Plan(task, Algorithm.CONSTELLATIONS, why, w)
             return Plan(task, generic.algorithm, generic.reason, w)
         return generic
@@ -224,7 +227,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         return Plan(task, Algorithm.ROWS_PYTHON, f"n <= {PYTHON_COUNT_MAX_N}: cheaper than loading the compiled kernel")
     w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
     if translated(problem):
-        why = "the generic kernel counts wrapped lines" + count_symmetries(problem)
+        why = f"{SEARCHER} counts wrapped lines" + count_symmetries(problem)
         return Plan(task, Algorithm.ANY_PIECE, why, w)
     if by_constellations(problem):
         why = "all 8 symmetries hold: classes of ring pieces, under 1/8 of the search"
@@ -232,7 +235,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
     if constrained(problem) and _unusable_share(problem) > MRV_COUNT_UNUSABLE:
         return Plan(task, Algorithm.MRV, "over half the board unusable: the most-constrained-line search prunes more")
     if problem.rule.knight or problem.torus:
-        why = "knight moves or wrapped lines: the generic kernel counts them" + count_symmetries(problem)
+        why = f"knight moves or wrapped lines: {SEARCHER} counts them" + count_symmetries(problem)
         return Plan(task, Algorithm.ANY_PIECE, why, w)
     why = "sub-problems on a process pool" if w > 1 else "sub-problems in this process"
     return Plan(task, Algorithm.COUNT_SPLIT, why, w)
