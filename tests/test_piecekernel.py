@@ -93,3 +93,19 @@ def test_the_piece_s_kernel_stops_at_the_deadline_with_a_lower_bound():
         count_parts(masks, slides, reach, np.array([5, 1]), {}, Deadline("t", 0.3))
     assert time.monotonic() - start < 1.5
     assert info.value.partial == 5  # the part finished, weighted
+
+
+def test_no_compile_starts_near_the_deadline(monkeypatch):
+    """A compile cannot be stopped: within COMPILE_SECONDS of the deadline the generic kernel
+    keeps the count (here to its end), and the piece's kernel is not written."""
+    asked = []
+    monkeypatch.setattr(piecekernel, "SPECIALISE_AFTER", 100)
+    monkeypatch.setattr(piecekernel, "_loaded", {})
+    monkeypatch.setattr(piecekernel, "_spent", {})
+    monkeypatch.setattr(piecekernel, "on_disk", lambda k: False)
+    monkeypatch.setattr(piecekernel, "kernel", lambda k: asked.append(k))
+    p = Problem(9, "RN")
+    assert count_any(p, Deadline("t", piecekernel.COMPILE_SECONDS / 2), {}) == A137774[8]
+    assert not asked
+    assert count_any(p, Deadline("t", None), {}) == A137774[8]  # no deadline: it would compile
+    assert asked

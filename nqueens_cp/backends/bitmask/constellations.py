@@ -277,7 +277,9 @@ def _tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
     return anykernel.tables(problem)
 
 
-def _counted(problem: Problem, cons: Constellations, part: np.ndarray, stop: np.ndarray) -> np.ndarray:
+def _counted(
+    problem: Problem, cons: Constellations, part: np.ndarray, stop: np.ndarray, deadline: Deadline | None = None
+) -> np.ndarray:
     """The weighted completions of sub-problems `part` (searched, not enumerated) in one compiled
     call: plain queens by the ring count, every other piece and board on the pinned masks by
     `rows.count_into` (the generic kernel, or the piece's own). A call stopped by stop[0] leaves
@@ -291,7 +293,7 @@ def _counted(problem: Problem, cons: Constellations, part: np.ndarray, stop: np.
         from .rows import count_into
 
         assert cons.masks is not None
-        count_into(cons.masks[part], *_tables(problem), cons.weights[part], out, stop)
+        count_into(cons.masks[part], *_tables(problem), cons.weights[part], out, stop, deadline)
     return out
 
 
@@ -359,7 +361,7 @@ def classes_in_process(
     with watched(deadline) as stop:
         for lo in range(0, searched.size, SLICE):
             part = searched[lo : lo + SLICE]
-            out = _counted(problem, cons, part, stop)
+            out = _counted(problem, cons, part, stop, deadline)
             deadline.check(None)  # a slice stopped at the deadline: its counts are not taken
             q += int(out.sum())
             done += part.size

@@ -33,6 +33,8 @@ import numpy as np
 #: Placements the generic kernel makes on a piece (in this process) before its own kernel is
 #: compiled for it: about a quarter of a second, a fraction of the compile it saves.
 SPECIALISE_AFTER = 1 << 24
+#: A count whose deadline is nearer than this does not start a compile (it cannot be stopped).
+COMPILE_SECONDS = 2.0
 #: Words of a row's state (columns, slides' rows, leaps' rows) beyond which the generic kernel
 #: serves (a torus, whose moves all go through leap rows, on a large board).
 MAX_WORDS = 16
@@ -209,12 +211,13 @@ def kernel(k: Key) -> Callable[..., None] | None:
     return _loaded[k]
 
 
-def chosen(k: Key | None) -> Callable[..., None] | None:
-    """The piece's own kernel when it is loaded, on disk, or the generic kernel has spent
-    SPECIALISE_AFTER placements on it in this process; else None (the generic kernel serves)."""
+def chosen(k: Key | None, may_compile: bool = True) -> Callable[..., None] | None:
+    """The piece's own kernel when it is loaded, on disk, or (`may_compile`) the generic kernel
+    has spent SPECIALISE_AFTER placements on it in this process; else None (the generic kernel
+    serves)."""
     if k is None or k in _unavailable:
         return None
-    if k in _loaded or _spent.get(k, 0) >= SPECIALISE_AFTER or on_disk(k):
+    if k in _loaded or (may_compile and _spent.get(k, 0) >= SPECIALISE_AFTER) or on_disk(k):
         own = kernel(k)
         if own is None:
             _unavailable.add(k)
@@ -222,9 +225,9 @@ def chosen(k: Key | None) -> Callable[..., None] | None:
     return None
 
 
-def budget(k: Key | None) -> int:
+def budget(k: Key | None, may_compile: bool = True) -> int:
     """Placements the generic kernel may make on this piece before its own kernel takes over."""
-    if k is None or k in _unavailable:
+    if k is None or k in _unavailable or not may_compile:
         return 1 << 62
     return max(SPECIALISE_AFTER - _spent.get(k, 0), 1)
 

@@ -111,7 +111,7 @@ def count_parts(
     out = np.zeros(weights.size, np.int64)
     with watched(deadline) if deadline is not None else contextlib.nullcontext(tally()) as stop:
         try:
-            count_into(masks, slides, reach, weights, out, stop)
+            count_into(masks, slides, reach, weights, out, stop, deadline)
         finally:
             stats["nodes"] = stats.get("nodes", 0) + int(stop[1])
     if deadline is not None:
@@ -120,24 +120,33 @@ def count_parts(
 
 
 def count_into(
-    masks: np.ndarray, slides: np.ndarray, reach: np.ndarray, weights: np.ndarray, out: np.ndarray, stop: np.ndarray
+    masks: np.ndarray,
+    slides: np.ndarray,
+    reach: np.ndarray,
+    weights: np.ndarray,
+    out: np.ndarray,
+    stop: np.ndarray,
+    deadline: Deadline | None = None,
 ) -> None:
     """out[i] = weights[i] times the solutions of masks[i], by the piece's own kernel where it
     serves (`piecekernel.chosen`), else by the generic one, which hands over to the piece's once
     it has spent piecekernel.SPECIALISE_AFTER placements on the piece (the item under way is
-    counted again). A call stopped by stop[0] leaves the items not finished at 0; the
-    placements are added to stop[1]."""
+    counted again). No compile starts within piecekernel.COMPILE_SECONDS of the deadline: a
+    compile cannot be stopped. A call stopped by stop[0] leaves the items not finished at 0;
+    the placements are added to stop[1]."""
     from . import anykernel, piecekernel
 
     key = piecekernel.key(slides, reach, masks.shape[1])
     done = 0
     while done < weights.size and not stop[0]:
-        own = piecekernel.chosen(key)
+        left = None if deadline is None else deadline.left()
+        may_compile = left is None or left > piecekernel.COMPILE_SECONDS
+        own = piecekernel.chosen(key, may_compile)
         if own is not None:
             own(masks[done:], reach, weights[done:], out[done:], stop)
             return
         before = int(stop[1])
-        budget = piecekernel.budget(key)
+        budget = piecekernel.budget(key, may_compile)
         done += anykernel.count_items(masks[done:], slides, reach, weights[done:], out[done:], stop, budget)
         piecekernel.spent(key, int(stop[1]) - before)
 
