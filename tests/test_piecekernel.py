@@ -33,6 +33,14 @@ BOARDS = [
 ]
 
 
+#: OEIS A189876: queen + zebrarider (Betza QZZ: the (2, 3) rider, slides of two and three row
+#: steps), n = 1..18.
+A189876 = [1, 0, 0, 2, 10, 0, 0, 0, 0, 16, 60, 40, 304, 620, 2512, 8734, 28410, 94312]
+#: OEIS A099152: rooks that also attack along the anti-diagonals only (permutations p with the
+#: p(i) + i distinct), n = 1..13.
+A099152 = [1, 1, 3, 7, 23, 83, 405, 2113, 12657, 82297, 596483, 4698655, 40071743]
+
+
 def own(p: Problem) -> tuple[int, int]:
     """(count, nodes) by the piece's own kernel, compiled or loaded for the test."""
     slides, reach = anykernel.tables(p)
@@ -54,6 +62,16 @@ def test_a_piece_s_own_kernel_counts_what_the_brute_force_finds(p):
     count, nodes = own(p)
     assert count == len(brute_force(p))
     assert (count, nodes) == generic(p)  # the same tree, walked node for node
+
+
+@pytest.mark.slow
+def test_published_counts_through_the_piece_s_own_kernel(monkeypatch):
+    """Every count below by the pieces' own kernels from the first placement (the count path:
+    classes from 11 columns, half or all of the first row below), against OEIS."""
+    monkeypatch.setattr(piecekernel, "SPECIALISE_AFTER", 0)
+    assert [nq.count(Problem(n, "QZZ"), workers=1) for n in range(1, 19)] == A189876
+    line = Piece.of(lines=[[1, -1]], riders=[[0, 1]])
+    assert [nq.count(Problem(n, line), workers=1) for n in range(1, 14)] == A099152
 
 
 def test_the_generic_kernel_hands_over_mid_count_and_the_count_stays_exact(monkeypatch):
