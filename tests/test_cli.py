@@ -106,7 +106,8 @@ DOCUMENTED = {
     "torus-7.toml": 28,  # OEIS A007705
     "empress-8.toml": 2766,  # OEIS A137774
     "hertzsprung-8.toml": 5242,  # OEIS A002464
-    "anti-diagonal-6.toml": 83,  # the brute force of test_pieces, which checks it too
+    "anti-diagonal-6.toml": 83,  # OEIS A099152; the brute force of test_pieces checks it too
+    "zebrarider-queen-12.toml": 40,  # OEIS A189876
 }
 
 

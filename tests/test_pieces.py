@@ -205,7 +205,9 @@ def test_a_toml_piece_table(tmp_path):
     assert r.exit_code == 2 and "goes nowhere" in r.stderr
 
 
-@pytest.mark.parametrize("name", ["empress-8.toml", "hertzsprung-8.toml", "anti-diagonal-6.toml"])
+@pytest.mark.parametrize(
+    "name", ["empress-8.toml", "hertzsprung-8.toml", "anti-diagonal-6.toml", "zebrarider-queen-12.toml"]
+)
 def test_the_piece_models_count_what_their_comments_say(name):
     path = MODELS / name
     said = int(re.search(r"count: (\d+)", path.read_text()).group(1))
