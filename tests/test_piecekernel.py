@@ -9,6 +9,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import nqueens_cp as nq
 from nqueens_cp import Piece, Problem
@@ -72,6 +74,33 @@ def test_published_counts_through_the_piece_s_own_kernel(monkeypatch):
     assert [nq.count(Problem(n, "QZZ"), workers=1) for n in range(1, 19)] == A189876
     line = Piece.of(lines=[[1, -1]], riders=[[0, 1]])
     assert [nq.count(Problem(n, line), workers=1) for n in range(1, 14)] == A099152
+
+
+@st.composite
+def boards(draw):
+    """Random boards for a few pieces (one compiled kernel each; a torus's depends on its rows,
+    so its boards have 5 rows)."""
+    piece = draw(st.sampled_from(["RNN", "RZ", "QNN", "RF", "line"]))
+    if piece == "line":
+        piece = Piece.of(lines=[[1, 2]], riders=[[0, 1]])
+    torus = draw(st.booleans())
+    n = draw(st.integers(5, 7))
+    rows = 5 if torus else draw(st.integers(3, n))
+    squares = st.tuples(st.integers(0, rows - 1), st.integers(0, n - 1))
+    blocked = draw(st.lists(squares, max_size=4, unique=True))
+    fixed = draw(st.lists(squares, max_size=1))
+    if fixed and fixed[0] in blocked:
+        fixed = []
+    return Problem(n, piece, rows=rows, torus=torus, blocked=blocked, fixed=fixed)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_random_boards_count_alike_on_the_piece_s_kernel_and_the_brute_force(p):
+    count, nodes = own(p)
+    assert count == len(brute_force(p))
+    assert (count, nodes) == generic(p)
 
 
 def test_the_generic_kernel_hands_over_mid_count_and_the_count_stays_exact(monkeypatch):
