@@ -212,9 +212,10 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
 def count_items(masks, slides, reach, weights, out, stop, budget):
     """out[i] = weights[i] times the solutions of the row masks masks[i] (a sub-problem a row),
     item after item in one call: many small sub-problems cost one call, not one each. Returns
-    how many items it finished: it leaves the item under way unwritten when the stop flag
-    stop[0] (watch.py) is set, read between slices of `search`, or once it has made `budget`
-    placements (piecekernel then takes over). The placements are added to stop[1]."""
+    how many items it finished: it leaves the item under way with the solutions found so far
+    (weighted: a lower bound) when the stop flag stop[0] (watch.py) is set, read between slices
+    of `search`, or once it has made `budget` placements (piecekernel then takes over and counts
+    the item again). The placements are added to stop[1]."""
     nothing = np.empty((0, masks.shape[1]), np.int16)
     spent = 0
     for i in range(masks.shape[0]):
@@ -223,6 +224,7 @@ def count_items(masks, slides, reach, weights, out, stop, budget):
         found = 0
         while st[1] == 0:
             if stop[0] != 0 or spent + st[2] >= budget:
+                out[i] = weights[i] * found
                 stop[1] += st[2]
                 return i
             left = min(budget - spent - st[2], 1 << 20)

@@ -153,10 +153,9 @@ def source(slides: tuple[tuple[int, int], ...], depth: int) -> str:
             "@njit(cache=True, nogil=True)",
             "def count_items(masks, reach, weights, out, stop):",
             "    for i in range(masks.shape[0]):",
-            "        got = _count(masks[i], reach, stop)",
+            "        out[i] = weights[i] * _count(masks[i], reach, stop)  # stopped: those found so far",
             "        if stop[0] != 0:",
             "            return",
-            "        out[i] = weights[i] * got",
             "",
         ]
     )

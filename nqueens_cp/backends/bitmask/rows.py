@@ -73,9 +73,10 @@ def _batches(
 
 
 def count_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> int:
-    """The number of solutions of any piece and board shape, from the generic kernel; raises
-    Unknown (with a lower bound: the parts counted) at the deadline. The first two rows are
-    narrowed by the symmetries that hold (`first_rows`), each part weighted."""
+    """The number of solutions of any piece and board shape, from the generic kernel or the
+    piece's own (`count_into`); raises Unknown (with a lower bound: the solutions found) at the
+    deadline. The first two rows are narrowed by the symmetries that hold (`first_rows`), each
+    part weighted."""
     from . import anykernel as k
 
     masks = masks_array(problem)
@@ -104,8 +105,8 @@ def count_parts(
 ) -> int:
     """The sum of weights[i] times the solutions of the row masks masks[i] (the generic kernel's
     tables `slides` and `reach`); its placements are added to stats["nodes"]. A deadline, if
-    any, and Ctrl-C stop the count mid-call (watch.py): Unknown, with the parts finished as
-    the lower bound."""
+    any, and Ctrl-C stop the count mid-call (watch.py): Unknown, with the solutions found (the
+    stopped part's so far included) as the lower bound."""
     from ..watch import tally, watched
 
     out = np.zeros(weights.size, np.int64)
@@ -132,8 +133,8 @@ def count_into(
     serves (`piecekernel.chosen`), else by the generic one, which hands over to the piece's once
     it has spent piecekernel.SPECIALISE_AFTER placements on the piece (the item under way is
     counted again). No compile starts within piecekernel.COMPILE_SECONDS of the deadline: a
-    compile cannot be stopped. A call stopped by stop[0] leaves the items not finished at 0;
-    the placements are added to stop[1]."""
+    compile cannot be stopped. A call stopped by stop[0] leaves in out the solutions found so
+    far (a lower bound; the items not reached at 0); the placements are added to stop[1]."""
     from . import anykernel, piecekernel
 
     key = piecekernel.key(slides, reach, masks.shape[1])
