@@ -40,7 +40,7 @@ CONSTELLATIONS_MAX_N = 32
 MRV_COUNT_UNUSABLE = 0.5
 
 #: What counts a piece the specialised kernels do not serve (piecekernel says when each).
-SEARCHER = "the generic kernel, or the piece's own once a large count compiled it"
+SEARCHER = "the generic kernel (or the piece's own, once a large count has compiled it)"
 
 
 class Algorithm(StrEnum):
@@ -166,7 +166,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         if n <= MAX_COMPILED_N and jit:
             why = f"{what}: the generic search reads the moves from the spec"
             if task == Task.COUNT:
-                why += count_symmetries(problem)
+                why = f"{what}: {SEARCHER} counts it" + count_symmetries(problem)
             generic = Plan(task, Algorithm.ANY_PIECE, why)
         wide = f"{what}: the generic row search on Python integers reads the moves from the spec, {wide}"
     workers = settings.get("workers")
