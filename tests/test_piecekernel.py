@@ -128,6 +128,18 @@ def test_a_cache_folder_that_cannot_be_written_leaves_the_count_to_the_generic_k
     assert not piecekernel._loaded and piecekernel._unavailable
 
 
+def test_a_write_that_fails_leaves_no_temporary_file(monkeypatch, tmp_path):
+    def full(*_):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(piecekernel, "_folder", lambda: tmp_path / "pieces")
+    monkeypatch.setattr(piecekernel, "_loaded", {})
+    monkeypatch.setattr(piecekernel.os, "replace", full)
+    p = Problem(6, "RNN")
+    assert piecekernel.kernel(piecekernel.key(*anykernel.tables(p), p.rows)) is None
+    assert list((tmp_path / "pieces").iterdir()) == []
+
+
 @pytest.mark.parametrize("kernel", ["own", "generic"])
 def test_a_count_stops_at_the_deadline_with_the_solutions_found_as_lower_bound(kernel, monkeypatch):
     """Both kernels stop mid-item within the deadline's second, and keep what they found: the

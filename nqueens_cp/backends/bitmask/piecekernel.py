@@ -19,6 +19,7 @@ at once. Counting only: enumeration keeps the resumable generic search.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -182,7 +183,9 @@ def _path(k: Key) -> tuple[str, Path]:
 
 
 def on_disk(k: Key) -> bool:
-    """Whether this piece's kernel was written (and so compiled) before, by any process."""
+    """Whether this piece's kernel was written before, by any process: then numba's cache
+    almost always holds its compiled code (not when its compile was cut short, or numba's
+    cache was cleared or belongs to another numba: then loading it compiles it again)."""
     return _path(k)[1].exists()
 
 
@@ -192,22 +195,38 @@ def kernel(k: Key) -> Callable[..., None] | None:
     if k in _loaded:
         return _loaded[k]
     text, path = _path(k)
-    if not path.exists():
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            os.replace(tmp, path)  # whole or not at all, should another process read it now
-        except OSError:
-            return None
+    if not path.exists() and not _write(text, path):
+        return None
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[path.stem]
+        raise
     _loaded[k] = module.count_items
     return _loaded[k]
+
+
+def _write(text: str, path: Path) -> bool:
+    """Write the file whole or not at all (another process may read it at any moment), leaving
+    no temporary file behind; False where the folder cannot be written (or the disk is full)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
+    return True
 
 
 def chosen(k: Key | None, may_compile: bool = True) -> Callable[..., None] | None:
