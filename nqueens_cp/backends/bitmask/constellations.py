@@ -280,10 +280,10 @@ def _tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
 def _counted(
     problem: Problem, cons: Constellations, part: np.ndarray, stop: np.ndarray, deadline: Deadline | None = None
 ) -> np.ndarray:
-    """The weighted completions of sub-problems `part` (searched, not enumerated) in one compiled
-    call: plain queens by the ring count, every other piece and board on the pinned masks by
-    `rows.count_into` (the generic kernel, or the piece's own). A call stopped by stop[0] leaves
-    its counts partial (the caller checks)."""
+    """The weighted completions of sub-problems `part` (searched, not enumerated), all of them in
+    one compiled call: plain queens by the ring count, every other piece and board on the pinned
+    masks by `rows.count_into` (the generic kernel, or the piece's own; a hand-over between them
+    is a second call). A call stopped by stop[0] leaves its counts partial (the caller checks)."""
     out = np.zeros(part.size, np.int64)
     if plain_queens(problem):
         from .rowkernels import count_ring
