@@ -26,6 +26,7 @@ from .base import (
     TimeLimitReached,
     Unknown,
     UnsupportedProblem,
+    WrongAnswer,
     counted,
 )
 
@@ -71,6 +72,7 @@ __all__ = [
     "TimeLimitReached",
     "Unknown",
     "UnsupportedProblem",
+    "WrongAnswer",
     "available_backends",
     "backend_class",
     "counted",

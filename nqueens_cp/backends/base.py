@@ -81,6 +81,27 @@ class BackendError(NQueensError):
     pass
 
 
+class WrongAnswer(BackendError):
+    """A solver's answer failed the independent check (`Problem.explain`), or repeated a
+    solution it had already given: the run ends with exit 1, naming the solver."""
+
+    #: What `placement` says of a solution given before.
+    REPEAT = "was given twice"
+
+    def __init__(self, solver: str, detail: str, solution: Solution | None = None, why: str = "") -> None:
+        super().__init__(f"wrong answer from {solver}: {detail}")
+        self.solver = solver
+        self.solution = solution
+        self.why = why or detail
+
+    @classmethod
+    def placement(cls, solver: str, solution: Any, why: str) -> WrongAnswer:
+        """The error for a placement that `why` (explain's reason, or REPEAT) rules out."""
+        shown = tuple(int(c) for c in solution)
+        text = str(shown) if len(shown) <= 40 else f"{str(shown[:40])[:-1]}, ...)"
+        return cls(solver, f"the placement {text} {why}", shown, why)
+
+
 class UnsupportedProblem(BackendError):
     """The backend cannot model the requested variant, or honour a requested option."""
 
@@ -148,11 +169,17 @@ class Capabilities:
     `options`: the options it honours (an option it cannot honour is refused, not ignored).
     `partition`: it can cut a count into numbered sub-problems (process pool, Dask, checkpoints).
     `max_n`: the largest board it models, None for no limit of its own.
-    `exports`: the file formats `export` writes its model in (for solvers outside Python)."""
+    `exports`: the file formats `export` writes its model in (for solvers outside Python).
+    `own_count`: it counts without handing out solutions (`_count`); every other backend's
+    count is the length of its solution stream, each solution checked on the way.
+    `repeat_free`: its streams walk a search tree, each leaf once, so they are not held for
+    repeats (a set of every solution would grow with the count); every other backend's are."""
 
     options: frozenset[str] = frozenset()
     torus: bool = True
     partition: bool = False
+    own_count: bool = False
+    repeat_free: bool = False
     max_n: int | None = None
     exports: frozenset[str] = frozenset()
 
@@ -277,30 +304,95 @@ class Backend:
     def solutions(self, problem: Problem, stats: Stats | None = None) -> Iterator[Solution]:
         """Stream every solution (nothing is accumulated). The plan is checked now; the stream
         raises Unknown at its end when the search stopped early. `stats`, if given, receives
-        what the search measured."""
-        return self._solutions(problem, self.plan(problem, Task.SOLVE), {} if stats is None else stats)
+        what the search measured. Every solution is checked (`_checked`) before it is handed on."""
+        stream = self._solutions(problem, self.plan(problem, Task.SOLVE), {} if stats is None else stats)
+        return self._checked(problem, stream)
 
     def batches(self, problem: Problem, stats: Stats | None = None) -> Iterator[np.ndarray]:
         """The solutions as 2-D int arrays (a row per solution), for writers that format many
-        at once. Each array is valid until the next is asked for."""
-        return self._batches(problem, self.plan(problem, Task.SOLVE), {} if stats is None else stats)
+        at once. Each array is valid until the next is asked for. Each solution is checked
+        before it is handed on: one by one where the arrays are gathered from `_solutions`, an
+        array at a time (`Problem.first_invalid`) where the backend makes its own."""
+        plan, stats = self.plan(problem, Task.SOLVE), {} if stats is None else stats
+        if type(self)._batches is Backend._batches:
+            return self._gathered(problem, self._checked(problem, self._solutions(problem, plan, stats)))
+        return self._checked_batches(problem, self._batches(problem, plan, stats))
 
     def count(self, problem: Problem) -> Outcome:
-        """The number of solutions, or unknown with what was counted before the stop."""
-        return self._count(problem, self.plan(problem, Task.COUNT))
+        """The number of solutions, or unknown with what was counted before the stop. A backend
+        without `capabilities.own_count` counts its checked solution stream."""
+        plan = self.plan(problem, Task.COUNT)
+        if self.capabilities.own_count:
+            return self._count(problem, plan)
+        stats: Stats = {}
+        return counted((1 for _ in self._checked(problem, self._solutions(problem, plan, stats))), stats)
 
     def count_by_enumeration(self, problem: Problem) -> Outcome:
         """Count by building every solution (what `compare --enumerate` times)."""
         stats: Stats = {}
-        return counted((1 for _ in self._solutions(problem, self.plan(problem, Task.SOLVE), stats)), stats)
+        stream = self._solutions(problem, self.plan(problem, Task.SOLVE), stats)
+        return counted((1 for _ in self._checked(problem, stream)), stats)
 
     def first(self, problem: Problem) -> Outcome:
-        """One solution, none, or unknown."""
-        return self._first(problem, self.plan(problem, Task.FIRST))
+        """One solution, none, or unknown; the solution checked before it is returned."""
+        outcome = self._first(problem, self.plan(problem, Task.FIRST))
+        if outcome.solution is not None:
+            why = problem.explain(outcome.solution)
+            if why:
+                raise WrongAnswer.placement(self.label, outcome.solution, why)
+        return outcome
 
     def count_classes(self, problem: Problem) -> ClassCount:
         """The solutions counted by symmetry class (fundamental solutions)."""
         return self._count_classes(problem, self.plan(problem, Task.UNIQUE))
+
+    # -- the check every answer passes (inherited) -----------------------------------------
+
+    @property
+    def label(self) -> str:
+        """The solver as an error names it: the backend, and the solver it runs where it takes
+        one (`sat (cmd:kissat)`)."""
+        return self.name
+
+    def _checked(self, problem: Problem, stream: Iterator[Solution]) -> Iterator[Solution]:
+        """`stream`, each solution checked by `Problem.explain` (independent of every backend)
+        and, unless the backend is `repeat_free`, against those it gave before; a bad one
+        raises WrongAnswer. Closing this generator closes the backend's stream (its search)."""
+        seen: set[Solution] | None = None if self.capabilities.repeat_free else set()
+        try:
+            for sol in stream:
+                why = problem.explain(sol)
+                if why:
+                    raise WrongAnswer.placement(self.label, sol, why)
+                if seen is not None:
+                    if sol in seen:
+                        raise WrongAnswer.placement(self.label, sol, WrongAnswer.REPEAT)
+                    seen.add(sol)
+                yield sol
+        finally:
+            close = getattr(stream, "close", None)
+            if close:
+                close()
+
+    def _checked_batches(self, problem: Problem, stream: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+        """`stream`'s arrays, each checked as `_checked` checks single solutions."""
+        seen: set[bytes] | None = None if self.capabilities.repeat_free else set()
+        try:
+            for batch in stream:
+                bad = problem.first_invalid(batch)
+                if bad is not None:
+                    raise WrongAnswer.placement(self.label, batch[bad[0]], bad[1])
+                if seen is not None:
+                    for row in batch:
+                        key = np.ascontiguousarray(row, dtype=np.int64).tobytes()
+                        if key in seen:
+                            raise WrongAnswer.placement(self.label, row, WrongAnswer.REPEAT)
+                        seen.add(key)
+                yield batch
+        finally:
+            close = getattr(stream, "close", None)
+            if close:
+                close()
 
     # -- the backend's own searches --------------------------------------------------------
 
@@ -312,10 +404,15 @@ class Backend:
     def _batches(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[np.ndarray]:
         """Optional: the solutions in arrays. Solutions are handed on as soon as the search
         yields them, so a stop loses none that were found."""
+        return self._gathered(problem, self._solutions(problem, plan, stats))
+
+    def _gathered(self, problem: Problem, stream: Iterator[Solution]) -> Iterator[np.ndarray]:
+        """`stream` gathered into arrays of at most BATCH_ROWS rows, each handed on as soon as
+        the search has no further solution ready."""
         n = problem.rows
         chunk: list[Solution] = []
         try:
-            for sol in self._solutions(problem, plan, stats):
+            for sol in stream:
                 chunk.append(sol)
                 if len(chunk) == BATCH_ROWS or not self._more_ready():
                     yield np.array(chunk, dtype=np.int64).reshape(-1, n)
@@ -334,9 +431,8 @@ class Backend:
         return False
 
     def _count(self, problem: Problem, plan: Plan) -> Outcome:
-        """Optional: by default, every solution is enumerated."""
-        stats: Stats = {}
-        return counted((1 for _ in self._solutions(problem, plan, stats)), stats)
+        """Optional, with `capabilities.own_count`: a count that hands out no solutions."""
+        raise NotImplementedError(f"backend {self.name!r} declares no count of its own")
 
     def _first(self, problem: Problem, plan: Plan) -> Outcome:
         """Optional: by default, the first solution of the stream."""
@@ -351,7 +447,7 @@ class Backend:
         group = problem_symmetries(problem)
         by_orbit: dict[int, int] = {}
         stats: Stats = {}
-        for sol in self._solutions(problem, plan, stats):
+        for sol in self._checked(problem, self._solutions(problem, plan, stats)):
             canonical, stabilizer = canonical_stabilizer(sol, group, problem.n)
             if canonical:
                 orbit = len(group) // stabilizer

@@ -4,7 +4,7 @@ competition's encoding, with the board as facts from io/asp.py) solved by clingo
 
 clingo solves in its own thread (`solve(async_=True, yield_=True)`): this thread waits for each
 model in short steps, so Ctrl-C and the time limit are seen at once, and a stop cancels the
-search. Counting is clingo's own enumeration (its models are counted, not converted). Grounding
+search. Counting is clingo's own enumeration, each model converted and checked like any answer. Grounding
 is one call that cannot be stopped; the board size is bounded so that it stays short.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from ..io.asp import encoding_text, facts_text
 from ..model.problem import Problem, Solution
-from .base import Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, counted, first_of
+from .base import Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, first_of
 
 #: The largest board modelled: ground lines list every square per family (n^2 atoms each).
 MAX_N = 300
@@ -59,8 +59,8 @@ class ClingoBackend(Backend):
         ctl.ground([("base", [])])
         return ctl
 
-    def _models(self, problem: Problem, models: int, stats: Stats, convert: bool = True) -> Iterator[Solution | None]:
-        """clingo's models as placements (None each when not `convert`: a count), raising
+    def _models(self, problem: Problem, models: int, stats: Stats) -> Iterator[Solution]:
+        """clingo's models as placements, raising
         Unknown at the deadline after what was found."""
         deadline = self.deadline()
         ctl = self._control(problem, models)
@@ -76,10 +76,7 @@ class ClingoBackend(Backend):
                         break
                     found += 1
                     deadline.check(found)  # models that keep coming never leave the wait above
-                    if convert:
-                        yield _placement(model.symbols(shown=True), problem.rows)
-                    else:
-                        yield None
+                    yield _placement(model.symbols(shown=True), problem.rows)
             except BaseException:
                 handle.cancel()
                 raise
@@ -87,15 +84,11 @@ class ClingoBackend(Backend):
                 stats["models"] = found
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
-        return (sol for sol in self._models(problem, 0, stats) if sol is not None)
+        return self._models(problem, 0, stats)
 
     def _first(self, problem: Problem, plan: Plan) -> Outcome:
         stats: Stats = {}
-        return first_of((sol for sol in self._models(problem, 1, stats) if sol is not None), stats)
-
-    def _count(self, problem: Problem, plan: Plan) -> Outcome:
-        stats: Stats = {}
-        return counted((1 for _ in self._models(problem, 0, stats, convert=False)), stats)
+        return first_of(self._models(problem, 1, stats), stats)
 
     def export(self, problem: Problem, fmt: str, out: Any) -> None:
         if fmt != "lp":

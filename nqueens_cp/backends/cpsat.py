@@ -157,15 +157,6 @@ class _Streamer(cp_model.CpSolverSolutionCallback):
         self.stop_search()
 
 
-class _Counter(cp_model.CpSolverSolutionCallback):
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def on_solution_callback(self) -> None:
-        self.count += 1
-
-
 class CpSatBackend(Backend):
     """Options: `workers` (for `first`; CP-SAT enumerates with one worker), `time_limit` in
     seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
@@ -269,16 +260,6 @@ class CpSatBackend(Backend):
 
     def _more_ready(self) -> bool:
         return not self._queue.empty()
-
-    def _count(self, problem: Problem, plan: Plan) -> Outcome:
-        model, solver = self._enumeration(problem)
-        counter = _Counter()
-        run = _Run(solver, model, counter)
-        stats: Stats = {}
-        result = self._finish(run, run.wait(), model, True, stats)
-        if isinstance(result, Reason):
-            return Outcome(Status.UNKNOWN, count=counter.count, reason=result, stats=stats)
-        return Outcome(Status.SOLVED, count=counter.count, stats=stats)
 
     def _first(self, problem: Problem, plan: Plan) -> Outcome:
         model, q = build_model(problem)

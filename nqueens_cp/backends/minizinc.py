@@ -1,17 +1,20 @@
 """The minizinc backend: the exported MiniZinc model (io/data/nqueens.mzn with the board's data
 file) solved by MiniZinc's own driver and any solver it lists (`mzn_solver`, Gecode by default).
+MiniZinc runs under a guardian (`run.guard`): its solver, which it starts in a process group of
+its own, ends with it on every stop, `kill -9` of ours included.
 
 MiniZinc is a program, not a Python package: `apt-get install minizinc` brings MiniZinc 2.6.4
-with Gecode 6.2.0 on Debian. The driver runs in its own process group with a parent-death
-signal (`run.programs.lines_of`) and streams its solutions as JSON lines (`--json-stream`);
-each is handed on as it arrives and checked by the caller like any backend's. A time limit
-goes to MiniZinc (`--time-limit`) and is enforced here too: past it the group is killed.
+with Gecode 6.2.0 on Debian. The driver (`run.programs.lines_of`) streams its solutions as
+JSON lines (`--json-stream`); each is handed on as it arrives and checked like any backend's.
+A time limit goes to MiniZinc (`--time-limit`) and is enforced here too: past it the run is
+ended.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -23,7 +26,7 @@ from typing import Any
 from ..io.minizinc import data_text, model_text
 from ..model.problem import Problem, Solution
 from ..run.programs import lines_of
-from .base import Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, counted, first_of
+from .base import Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, first_of
 
 DEFAULT_SOLVER = "gecode"
 
@@ -95,6 +98,10 @@ class MiniZincBackend(Backend):
         given = options.get("mzn_solver")
         self.solver_name = DEFAULT_SOLVER if given is None else str(given)
 
+    @property
+    def label(self) -> str:
+        return f"minizinc ({self.solver_name})"
+
     def _plan(self, problem: Problem, task: Task) -> Plan:
         why = self.missing()
         if why:
@@ -125,7 +132,9 @@ class MiniZincBackend(Backend):
             status = None
             poll = lambda: deadline.check(stats.get("solutions", 0))  # noqa: E731
             with errors.open("wb") as err:
-                for line in lines_of([*args, str(model), str(data)], err, poll=poll):
+                # MiniZinc's own temporary files (mznfile*.fzn) go in our folder, and with it
+                env = {**os.environ, "TMPDIR": tmp}
+                for line in lines_of([*args, str(model), str(data)], err, poll=poll, env=env):
                     message = _message(line)
                     kind = message.get("type")
                     if kind == "solution":
@@ -149,9 +158,6 @@ class MiniZincBackend(Backend):
         stats: Stats = {}
         return first_of(self._run(problem, False, stats), stats)
 
-    def _count(self, problem: Problem, plan: Plan) -> Outcome:
-        stats: Stats = {}
-        return counted((1 for _ in self._run(problem, True, stats)), stats)
 
 
 def _message(line: bytes) -> dict[str, Any]:

@@ -263,6 +263,12 @@ class SatBackend(Backend):
                 f"unknown SAT solver {self.solver_name!r} (known: {', '.join(known)}; or cmd:PROGRAM for a binary)"
             )
 
+    @property
+    def label(self) -> str:
+        if self.binary is not None:
+            return f"sat (cmd:{os.path.basename(self.binary[0])})"
+        return f"sat ({self.solver_name})"
+
     def _plan(self, problem: Problem, task: Task) -> Plan:
         if self.binary is not None:
             why = "the binary on the DIMACS file, in its own process group, killed at the limit"

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..io.dimacs import write_cnf
 from ..model.problem import Problem, Solution
 from ..run.programs import run_group
-from .base import BackendError, Deadline
+from .base import BackendError, Deadline, WrongAnswer
 
 PREFIX = "cmd:"
 
@@ -55,25 +55,38 @@ def models(
         while limit is None or found < limit:
             with cnf.open("w") as f:
                 write_cnf(f, problem, clauses, nv, "sequential counter (Sinz 2005)")
-            true = _run(words, cnf, deadline, found)
+            true = _run(words, cnf, deadline, found, nv)
             if true is None:
                 return
             model = [lit for lit in true if lit <= len(var)]
             placed = sorted(square[lit] for lit in model)
             rows = [r for r, _ in placed]
             if rows != list(range(problem.rows)):
-                raise BackendError(f"sat: {words[0]} gave a model that is no placement ({len(placed)} pieces)")
+                pieces = ", ".join(map(str, placed[:12])) + (", ..." if len(placed) > 12 else "")
+                raise WrongAnswer(
+                    f"sat (cmd:{Path(words[0]).name})", f"a model that is no placement: {len(placed)} pieces ({pieces})"
+                )
             found += 1
             yield tuple(c for _, c in placed)
             clauses.append([-lit for lit in model])
 
 
-def _run(words: list[str], cnf: Path, deadline: Deadline, found: int) -> list[int] | None:
-    """The true variables of the binary's model, or None when it says unsatisfiable."""
+def output_bound(nv: int) -> int:
+    """The most a binary may print for a CNF of `nv` variables: a model (a literal takes at
+    most 16 bytes) and room for its comments and statistics."""
+    return (16 << 20) + 16 * nv
+
+
+def _run(words: list[str], cnf: Path, deadline: Deadline, found: int, nv: int) -> list[int] | None:
+    """The true variables of the binary's model, or None when it says unsatisfiable. Its
+    output is bounded (`output_bound`): a binary that prints without end is stopped there."""
     args = [w.replace("{cnf}", str(cnf)) for w in words]
     out = cnf.with_suffix(".out")
+    bound = output_bound(nv)
     with out.open("wb") as sink:
-        code = run_group(args, sink, poll=lambda: deadline.check(found))  # the limit and a stop end it
+        code = run_group(args, sink, poll=lambda: deadline.check(found), max_file=bound)  # the limit and a stop end it
+    if out.stat().st_size >= bound:
+        raise BackendError(f"sat: {Path(words[0]).name} printed more than {bound >> 20} MB for one model; stopped")
     return _answer(words[0], out.read_text(errors="replace"), code)
 
 

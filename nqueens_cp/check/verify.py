@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..api import known
-from ..backends import Backend, BackendError, Unknown, available_backends, backend_class, get_backend
+from ..backends import Backend, BackendError, Unknown, WrongAnswer, available_backends, backend_class, get_backend
 from ..model.problem import Problem, Solution, Square, as_problem
 
 #: How many example solutions or prefixes a report names per kind of difference.
@@ -169,24 +169,29 @@ def verify(
         start = time.perf_counter()
         try:
             b.plan(p, "solve")
-            for sol in b.solutions(p):
+            for sol in b.solutions(p):  # each checked by Problem.explain on the way
                 sol = tuple(sol)
-                why = p.explain(sol)
-                if why:
-                    run.invalid.append((sol, why))
-                elif sol in seen:
+                if sol in seen:  # a backend whose stream is not held for repeats
                     run.duplicates.append(sol)
                 else:
                     seen.add(sol)
         except Unknown as exc:
             run.unknown = exc.reason.value
+        except WrongAnswer as exc:  # the stream stops at its first wrong answer, named here
+            if exc.solution is None:
+                run.error = str(exc)
+            elif exc.why == WrongAnswer.REPEAT:
+                run.duplicates.append(exc.solution)
+            else:
+                run.invalid.append((exc.solution, exc.why))
         except BackendError as exc:
             run.error = str(exc)
         run.seconds = time.perf_counter() - start
-        run.count = None if run.error else len(seen) + len(run.duplicates)
+        stopped = bool(run.invalid) or (bool(run.duplicates) and not b.capabilities.repeat_free)
+        run.count = None if run.error or stopped else len(seen) + len(run.duplicates)  # stopped early: no count
         found[b.name] = seen
     for run in runs:
-        if run.error or run.unknown:  # a partial set misses what it did not reach
+        if run.error or run.unknown or run.count is None:  # a partial set misses what it did not reach
             continue
         mine = found[run.backend]
         for other in runs:

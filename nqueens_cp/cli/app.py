@@ -18,7 +18,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from ..backends import Unknown
+from ..backends import Unknown, WrongAnswer
 from ..model.problem import NQueensError
 from ..run.interrupts import deliver, noted, said
 
@@ -62,6 +62,8 @@ class Group(TyperGroup):
             say(f"unknown: {exc}", EXIT_UNKNOWN)
         except PartialResult as exc:
             say(f"unknown: {exc}", EXIT_UNKNOWN)
+        except WrongAnswer as exc:
+            say(str(exc), EXIT_DISAGREE)
         except NQueensError as exc:
             say(f"error: {exc}", EXIT_USAGE)
         except KeyboardInterrupt:

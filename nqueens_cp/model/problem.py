@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from math import gcd
 
+import numpy as np
 from numpy import bool_ as np_bool
 from numpy import ndarray as np_ndarray
 
@@ -27,6 +28,10 @@ Solution = tuple[int, ...]
 #: Largest board accepted. The limit keeps a typo (`10**12`) from allocating per-row masks
 #: until memory runs out; the constructive placement for huge boards works far below it.
 MAX_N = 10_000_000
+
+#: Boards of at most this many rows have their batches of placements checked by numpy
+#: (`Problem.first_invalid`); larger ones row by row.
+VECTOR_ROWS = 64
 
 
 class NQueensError(Exception):
@@ -314,6 +319,46 @@ class Problem:
                 for r2 in range(r + 1, m):
                     if rule.attacks((r, solution[r]), (r2, solution[r2]), n, torus, m):
                         return attack(r, r2)
+        return None
+
+    def first_invalid(self, placements: np_ndarray) -> tuple[int, str] | None:
+        """The first row of `placements` (a 2-D array, a placement a row) that is no valid
+        placement, with `explain`'s reason; None when every row is valid.
+
+        The batches an enumerator streams are checked here at numpy speed: columns in range and
+        distinct, blocked and fixed squares, and every pair of rows at each distance against
+        the offsets the rule attacks. A row it flags is confirmed by `explain`, which stays the
+        one authority; boards of many rows (a pair test costs rows^2) go to `explain` row by row."""
+        a = np.asarray(placements)
+        if a.ndim != 2 or a.shape[1] != self.rows or a.shape[0] == 0 or self.rows > VECTOR_ROWS:
+            for i, row in enumerate(a):
+                why = self.explain(tuple(int(c) for c in row) if a.ndim == 2 else row)
+                if why:
+                    return i, why
+            return None
+        n, m = self.n, self.rows
+        bad = ((a < 0) | (a >= n)).any(axis=1)
+        cols = np.clip(a, 0, n - 1)
+        ordered = np.sort(cols, axis=1)
+        bad |= (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+        if self.blocked:
+            grid = np.zeros((m, n), dtype=bool)
+            for r, c in self.blocked:
+                grid[r, c] = True
+            bad |= grid[np.arange(m), cols].any(axis=1)
+        for r, c in self.fixed:
+            bad |= cols[:, r] != c
+        for d in range(1, m):
+            attacked = self.offsets(d)
+            if not attacked:
+                continue
+            table = np.zeros(2 * n - 1, dtype=bool)
+            table[[dc + n - 1 for dc in attacked]] = True
+            bad |= table[cols[:, d:] - cols[:, :-d] + n - 1].any(axis=1)
+        for i in np.flatnonzero(bad):
+            why = self.explain(tuple(int(c) for c in a[i]))
+            if why:
+                return int(i), why
         return None
 
     def is_solution(self, solution: Sequence[int]) -> bool:

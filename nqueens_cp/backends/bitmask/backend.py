@@ -52,6 +52,8 @@ class BitmaskBackend(Backend):
     capabilities = Capabilities(
         options=frozenset({"workers", "progress", "time_limit", "lexicographic"}),
         partition=True,
+        own_count=True,
+        repeat_free=True,
     )
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
@@ -260,8 +262,7 @@ class BitmaskBackend(Backend):
 
         cs.load_kernels(problem)
         context = (problem, cons)
-        poll = lambda: deadline.check(None)  # noqa: E731
-        q, p, r, nodes = share_work(cs.classes_item, len(cons), plan.workers, context, 4, progress, poll)
+        q, p, r, nodes = share_work(cs.classes_item, len(cons), plan.workers, context, 4, progress, deadline.check)
         return q, p, r, nodes
 
     def partition(self, problem: Problem, depth: int | None = None) -> Partition:

@@ -171,11 +171,24 @@ def _folder() -> Path:
     return Path(config.CACHE_DIR or cache_dir()) / "pieces"
 
 
+#: The modules a generated kernel imports: numba's cache notices a change of the generated file
+#: only, so their source is part of the file's name (a changed helper makes a new file).
+_HELPERS = ("bits.py", "rowkernels.py")
+
+
+@lru_cache(maxsize=1)
+def _helpers_digest() -> bytes:
+    here = Path(__file__).parent
+    return hashlib.sha256(b"".join((here / name).read_bytes() for name in _HELPERS)).digest()
+
+
 @lru_cache(maxsize=64)
 def _written(k: Key) -> tuple[str, str]:
-    """(source, file name): the name is the source's digest, so a file never changes."""
+    """(source, file name): the name is the digest of the source and of the helpers it imports,
+    so a file's right text never changes."""
     text = source(*k)
-    return text, f"piece_{hashlib.sha256(text.encode()).hexdigest()[:20]}.py"
+    digest = hashlib.sha256(text.encode() + _helpers_digest()).hexdigest()[:20]
+    return text, f"piece_{digest}.py"
 
 
 def _path(k: Key) -> tuple[str, Path]:
@@ -184,10 +197,20 @@ def _path(k: Key) -> tuple[str, Path]:
 
 
 def on_disk(k: Key) -> bool:
-    """Whether this piece's kernel was written before, by any process: then numba's cache
-    almost always holds its compiled code (not when its compile was cut short, or numba's
-    cache was cleared or belongs to another numba: then loading it compiles it again)."""
-    return _path(k)[1].exists()
+    """Whether this piece's kernel was written before, by any process, and is still the text it
+    must be: then numba's cache almost always holds its compiled code (not when its compile was
+    cut short, or numba's cache was cleared or belongs to another numba: then loading it
+    compiles it again)."""
+    text, path = _path(k)
+    return _read(path) == text
+
+
+def _read(path: Path) -> str | None:
+    """The file's text, or None where it cannot be read as text."""
+    try:
+        return path.read_text()
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def kernel(k: Key) -> Callable[..., None] | None:
@@ -196,8 +219,8 @@ def kernel(k: Key) -> Callable[..., None] | None:
     if k in _loaded:
         return _loaded[k]
     text, path = _path(k)
-    if not path.exists() and not _write(text, path):
-        return None
+    if _read(path) != text and not _write(text, path):  # a file on disk is never trusted: an
+        return None  # edited, empty or cut-short one is written again (and compiled anew)
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -1,0 +1,163 @@
+"""Every answer from every backend is checked by `Problem.explain` before it is printed or
+counted (issue 34, item 1): fake solvers that lie are caught with one line naming the solver
+and exit 1, a solver that repeats a model is caught instead of looping for ever."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nqueens_cp import Problem
+from nqueens_cp.backends import Backend, Capabilities, WrongAnswer
+from tests.conftest import script
+
+pytestmark = pytest.mark.timeout(120)
+
+#: An 8-queens solution from the literature (Gauss), the column in each row.
+GAUSS = (0, 4, 7, 5, 2, 6, 1, 3)
+
+
+def _program(folder: Path, name: str, body: str) -> Path:
+    path = folder / name
+    path.write_text(f"#!{sys.executable}\n{body}")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def _sat_model(placement: tuple[int, ...], n: int) -> str:
+    """The 'v' line of a SAT model placing a piece on each (row, placement[row]) of a plain
+    n x n board, whose square variables are 1.. row by row."""
+    return " ".join(str(r * n + c + 1) for r, c in enumerate(placement)) + " 0"
+
+
+def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([script(), *args], capture_output=True, text=True, timeout=60, env=env)
+
+
+@pytest.mark.slow
+def test_a_sat_binary_answering_a_diagonal_is_a_wrong_answer(tmp_path):
+    diagonal = _sat_model(tuple(range(8)), 8)
+    fake = _program(tmp_path, "liar-sat", f"print('s SATISFIABLE'); print('v {diagonal}')\n")
+    for task in ("first", "count", "solve"):
+        proc = _cli(task, "8", "-b", "sat", "--sat-solver", f"cmd:{fake} {{cnf}}")
+        err = proc.stderr.strip()
+        assert proc.returncode == 1, (task, proc.returncode, err)
+        assert len(err.splitlines()) == 1 and "wrong answer from sat (cmd:liar-sat)" in err, err
+        assert "share a diagonal" in err, err
+        assert proc.stdout.strip() == "", "an unchecked answer was printed"
+
+
+@pytest.mark.slow
+def test_a_sat_binary_repeating_its_model_is_caught_not_looped(tmp_path):
+    fake = _program(tmp_path, "parrot-sat", f"print('s SATISFIABLE'); print('v {_sat_model(GAUSS, 8)}')\n")
+    proc = _cli("count", "8", "-b", "sat", "--sat-solver", f"cmd:{fake}")
+    assert proc.returncode == 1, proc.stderr
+    assert "was given twice" in proc.stderr and "parrot-sat" in proc.stderr
+
+
+FAKE_MINIZINC = r"""
+import json, sys
+args = sys.argv[1:]
+if "--solvers-json" in args:
+    print(json.dumps([{"id": "org.gecode.gecode", "version": "6.2.0"}]))
+elif "--version" in args:
+    print("MiniZinc to Finite Zinc converter, version 2.6.4")
+else:
+    # a solver that ignores the board's blocked squares: every solution of the open board
+    for sol in SOLUTIONS:
+        print(json.dumps({"type": "solution", "output": {"json": {"q": [c + 1 for c in sol]}}}))
+    print(json.dumps({"type": "status", "status": "ALL_SOLUTIONS"}))
+"""
+
+
+@pytest.mark.slow
+def test_a_minizinc_solver_counting_another_board_is_a_wrong_answer(tmp_path):
+    import nqueens_cp as nq
+
+    open_board = list(nq.solve(6))  # 4 solutions; with (0, 1) blocked there are fewer
+    body = f"SOLUTIONS = {open_board!r}\n" + FAKE_MINIZINC
+    _program(tmp_path, "minizinc", body)
+    env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
+    for task in ("count", "solve", "first"):
+        proc = _cli(task, "6", "-b", "minizinc", "--block", "0,1", env=env)
+        err = proc.stderr.strip()
+        assert proc.returncode == 1, (task, err)
+        assert "wrong answer from minizinc (gecode)" in err and "blocked square (0, 1)" in err, err
+        assert len(err.splitlines()) == 1
+
+
+class _Liar(Backend):
+    """A backend whose search hands out `answers` as they are."""
+
+    name = "liar"
+    capabilities = Capabilities()
+
+    def __init__(self, answers: list[tuple[int, ...]]) -> None:
+        super().__init__()
+        self.answers = answers
+
+    def _solutions(self, problem, plan, stats) -> Iterator[tuple[int, ...]]:
+        yield from self.answers
+
+
+@pytest.mark.parametrize(
+    "answers, why",
+    [
+        ([GAUSS, tuple(range(8))], "share a diagonal"),
+        ([GAUSS, GAUSS], "was given twice"),
+        ([GAUSS, (0, 4, 7, 5, 2, 6, 1)], "has 7 rows"),
+        ([GAUSS, (0, 4, 7, 5, 2, 6, 1, 9)], "not in 0..7"),
+    ],
+)
+def test_every_entry_point_checks_what_the_backend_hands_out(answers, why):
+    liar = _Liar(answers)
+    p = Problem(8)
+    for use in (
+        lambda: list(liar.solutions(p)),
+        lambda: list(liar.batches(p)),
+        lambda: liar.count(p),
+        lambda: liar.count_by_enumeration(p),
+        lambda: liar.count_classes(p),
+    ):
+        with pytest.raises(WrongAnswer, match=why):
+            use()
+    liar.answers = answers[1:]
+    if why != "was given twice":
+        with pytest.raises(WrongAnswer, match=why):
+            liar.first(p)
+
+
+@st.composite
+def _boards_and_placements(draw):
+    n = draw(st.integers(2, 9))
+    rows = draw(st.integers(1, n))
+    piece = draw(st.sampled_from(["queen", "rook", "superqueen", "RN", "RF", "QAA", "RNN", "QZZ"]))
+    torus = draw(st.booleans()) and rows == n
+    squares = st.tuples(st.integers(0, rows - 1), st.integers(0, n - 1))
+    blocked = draw(st.lists(squares, max_size=4, unique=True))
+    try:
+        p = Problem(n, piece, rows=rows, torus=torus, blocked=blocked)
+    except Exception:
+        p = Problem(n, piece, rows=rows, torus=torus)
+    batch = draw(st.lists(st.lists(st.integers(-1, n), min_size=rows, max_size=rows), min_size=1, max_size=20))
+    return p, np.array(batch, dtype=np.int64)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_boards_and_placements())
+def test_the_batch_check_finds_exactly_what_explain_finds(case):
+    p, batch = case
+    expected = next(
+        ((i, why) for i, row in enumerate(batch.tolist()) if (why := p.explain(tuple(row)))),
+        None,
+    )
+    assert p.first_invalid(batch) == expected
