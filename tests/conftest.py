@@ -72,6 +72,51 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def tree(pid: int) -> dict[int, str]:
+    """Every live process below `pid` (children, theirs, ...), whatever their process group,
+    with its command name read now (once it has ended, its name can no longer be read)."""
+    found, frontier = {}, [pid]
+    while frontier:
+        for child in children(frontier.pop()):
+            if "zombie" not in _state(child):
+                found[child] = command_name(child)
+            frontier.append(child)
+    return found
+
+
+def command_name(pid: int) -> str:
+    """The process's command name (/proc/PID/comm), or "" once it has ended."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def has_descendant(name: str) -> Callable[[int], bool]:
+    """Readiness: a process named `name` runs somewhere below the process (a solver started by
+    the program we started)."""
+    return lambda pid: any(found.startswith(name) for found in tree(pid).values())
+
+
+def watched_run(args, limit: float = 60.0) -> tuple[subprocess.CompletedProcess, dict[int, str]]:
+    """Run the nqueens script with `args` to its end, noting every process that ran below it
+    (sampled every 20 ms); returns (the finished run, those processes with their names). Only
+    processes this test started are looked at: a busy machine's other work is not ours."""
+    proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + limit
+        while proc.poll() is None and time.monotonic() < deadline:
+            seen.update(tree(proc.pid))
+            time.sleep(0.02)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), seen
+
+
 def _state(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split("\n")[0].lower()
@@ -110,15 +155,15 @@ def with_workers(k: int) -> Callable[[int], bool]:
 
 def interrupt_when(args, ready: Callable[[int], bool], sig=signal.SIGINT, limit: float = 60.0):
     """Run the nqueens script with `args`, wait until `ready(pid)` (at most `limit` seconds), send
-    `sig`. Returns (exit code, seconds from the signal to the exit, stderr, the script's child
-    processes when the signal was sent); the script is killed if it outlives the test."""
+    `sig`. Returns (exit code, seconds from the signal to the exit, stderr, the processes below
+    the script when the signal was sent, with their names); the script is killed if it outlives the test."""
     proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + limit
         while proc.poll() is None and not ready(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert proc.poll() is None, "the run ended before the signal"
-        workers = children(proc.pid)
+        workers = tree(proc.pid)
         sent = time.monotonic()
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)
@@ -129,20 +174,22 @@ def interrupt_when(args, ready: Callable[[int], bool], sig=signal.SIGINT, limit:
             proc.wait()
 
 
-def children_of_a_killed_run(args, ready: Callable[[int], bool], limit: float = 60.0) -> tuple[list[int], bool]:
+def children_of_a_killed_run(
+    args, ready: Callable[[int], bool], limit: float = 60.0
+) -> tuple[dict[int, str], bool]:
     """Run the nqueens script with `args`, wait until `ready(pid)`, SIGKILL it (no handler runs).
-    Returns (its child processes at the kill, whether they were all gone soon after)."""
+    Returns (every process below it at the kill, whether they were all gone soon after)."""
     proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + limit
         while proc.poll() is None and not ready(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        kids = children(proc.pid)
+        kids = tree(proc.pid)
         proc.kill()
         proc.wait(timeout=10)
         return kids, gone(kids)
     finally:
-        for pid in children(proc.pid):
+        for pid in tree(proc.pid):
             os.kill(pid, signal.SIGKILL)
 
 

@@ -253,7 +253,7 @@ def test_ctrl_c_stops_verify_against_and_the_program(tmp_path):
     marker = tmp_path / "started"
     prog = f"{sys.executable} -c 'import pathlib, time; pathlib.Path(\"{marker}\").touch(); time.sleep(120)'"
     code, took, err, program = interrupt_when(["verify", 6, "--against", prog], lambda _: marker.exists())
-    assert marker.exists() and len(program) == 1, "the program was not seen running"
+    assert marker.exists() and len(program) == 2, "the program (under its guardian) was not seen running"
     assert code == 130 and took < 10 and err.decode().strip() == "nqueens: interrupted"
     assert gone(program, within=0.2)
 
@@ -294,7 +294,7 @@ def test_the_program_dies_with_verify_killed_outright(tmp_path):
     marker = tmp_path / "started"
     prog = f"{sys.executable} -c 'import pathlib, time; pathlib.Path(\"{marker}\").touch(); time.sleep(120)'"
     program, ended = children_of_a_killed_run(["verify", 6, "--against", prog], lambda _: marker.exists(), 30)
-    assert marker.exists() and len(program) == 1, "the program was not seen running"
+    assert marker.exists() and len(program) == 2, "the program (under its guardian) was not seen running"
     assert ended, "the program outlived verify killed with SIGKILL"
 
 

@@ -33,7 +33,6 @@ from importlib import import_module
 from typing import Any
 
 from ..run.parallel import die_with_parent
-from ..run.programs import stray_cpu
 
 #: A worker is killed this many seconds past its run's wall-clock limit: jobs that can stop
 #: themselves are given the time to do so (and the caller judges a late answer a time-out).
@@ -92,11 +91,11 @@ def _peak_memory() -> int:
 
 
 def _cpu() -> float:
-    """This process's CPU seconds and its children's: those it waited for, and those a killed
-    program left orphaned (a solver's own solver process: `run.programs.stray_cpu`)."""
+    """This process's CPU seconds and its children's: every process a program started is reaped
+    by its guardian (`run.guard`), so a solver's own solver process is counted too."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime + children.ru_utime + children.ru_stime + stray_cpu()
+    return usage.ru_utime + usage.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _worker(target: str, parent: int) -> None:

@@ -1,71 +1,80 @@
-"""Another program, run so that it can always be stopped: in its own process group (its
-children with it), with a parent-death signal (even `kill -9` of ours ends it), and killed with
-its whole group when the wait ends, whatever ended it. Generic: `verify --against` runs a
-user's solver this way, and the sat backend a SAT solver binary."""
+"""Another program, run so that it can always be stopped: under a guardian (`guard`) that ends
+everything the program started, in whatever process group, when the wait ends, whatever ended
+it, and when we die (even by `kill -9`). Generic: `verify --against` runs a user's solver this
+way, the sat backend a SAT solver binary, and the minizinc backend MiniZinc and its solver."""
 
 from __future__ import annotations
 
 import contextlib
-import functools
+import errno
 import os
 import queue
+import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import IO
-
-from .parallel import die_with_parent
 
 #: How often a wait with a `poll` calls it (a clock read; Ctrl-C gets through between waits).
 POLL_SECONDS = 0.05
 
-#: CPU seconds of processes killed with a group that this process could not reap: a program's
-#: own children (MiniZinc's solver), which a kill orphans before the program waits for them.
-#: Resource usage of reaped children counts them; the harness adds this for the rest.
-_stray_cpu = 0.0
+#: The longest output line taken from a streaming program (a solver's solution line is far
+#: shorter: about 5 bytes a row).
+MAX_LINE = 16 << 20
 
 
-def stray_cpu() -> float:
-    """CPU seconds of the processes killed with a group so far that no wait of ours accounts."""
-    return _stray_cpu
+class ProgramOutputError(OSError):
+    """A program printed more than its output is allowed to be."""
 
 
-def _start(args: Sequence[str], stdout: IO[bytes] | int, stderr: IO[bytes] | int) -> subprocess.Popen:
-    """The program in its own process group, ended by the kernel if this process dies."""
+#: How long a guardian may take to end its program's tree before it is killed with its group.
+END_SECONDS = 5.0
+
+#: The guardian (`guard.py`), run by path with an isolated interpreter that imports no site
+#: packages: it starts in milliseconds.
+_GUARD = str(Path(__file__).with_name("guard.py"))
+
+
+def _start(
+    args: Sequence[str],
+    stdout: IO[bytes] | int,
+    stderr: IO[bytes] | int,
+    max_file: int | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.Popen:
+    """The program under a guardian (`guard`) in a process group of its own, the guardian
+    ended by the kernel if this process dies (and the program's whole tree with it). Raises
+    FileNotFoundError when the program is not found, as starting it directly would."""
+    if shutil.which(args[0]) is None:
+        raise FileNotFoundError(errno.ENOENT, "no such program (or not executable)", args[0])
+    guard = [sys.executable, "-I", "-S", _GUARD, str(os.getpid()), str(max_file or 0), "--", *args]
     return subprocess.Popen(
-        list(args),
+        guard,
         stdout=stdout,
         stderr=stderr,
         stdin=subprocess.DEVNULL,
         start_new_session=True,
-        preexec_fn=functools.partial(die_with_parent, os.getpid()),
+        env=env,
     )
 
 
 def _end(proc: subprocess.Popen) -> None:
-    """SIGKILL the program's group and wait for it. When the program is still running, first
-    note the CPU time of the group's other members, which the kill orphans (the program's own,
-    and its reaped children's, reach us through the wait)."""
+    """End the program and everything it started: its guardian kills the tree and reaps it
+    (so their CPU time reaches our own wait); a guardian that does not end in time is killed
+    with its group."""
     if proc.poll() is None:
-        _note_strays(proc.pid)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=END_SECONDS)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-
-
-def _note_strays(leader: int) -> None:
-    global _stray_cpu
-    tick = os.sysconf("SC_CLK_TCK")
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        if not entry.isdigit() or int(entry) == leader:
-            continue
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rpartition(")")[2].split()
-            if int(fields[2]) == leader:  # its process group
-                _stray_cpu += (int(fields[11]) + int(fields[12])) / tick
 
 
 def run_group(
@@ -74,11 +83,14 @@ def run_group(
     stderr: IO[bytes] | int = subprocess.DEVNULL,
     timeout: float | None = None,
     poll: Callable[[], None] | None = None,
+    max_file: int | None = None,
 ) -> int:
-    """The program's exit code. Past `timeout` seconds raises subprocess.TimeoutExpired; `poll`,
-    called every POLL_SECONDS, stops the wait by raising. Either way, and on Ctrl-C, the
-    program's group is SIGKILLed before this returns or raises. OSError if it cannot start."""
-    proc = _start(args, stdout, stderr)
+    """The program's exit code (negative: the signal that killed it). Past `timeout` seconds
+    raises subprocess.TimeoutExpired; `poll`, called every POLL_SECONDS, stops the wait by
+    raising. Either way, and on Ctrl-C, the program's tree is ended before this returns or
+    raises. `max_file` bounds the bytes it may write to any file (its output too: it is killed
+    by SIGXFSZ past it). OSError if it cannot start."""
+    proc = _start(args, stdout, stderr, max_file)
     try:
         if poll is None:
             return proc.wait(timeout=timeout)
@@ -95,21 +107,25 @@ def lines_of(
     args: Sequence[str],
     stderr: IO[bytes] | int = subprocess.DEVNULL,
     poll: Callable[[], None] | None = None,
+    env: dict[str, str] | None = None,
 ) -> Iterator[bytes]:
     """The program's output lines as it prints them (a solver streaming its solutions), run as
     `run_group` runs a program. A reader thread hands the lines over, so the caller's `poll` is
     called every POLL_SECONDS, whether the program is silent or streaming, and a stop (the poll
-    raising, Ctrl-C, the caller closing the generator) kills the program's group at once. The
-    exit code is returned as the generator's value."""
-    proc = _start(args, subprocess.PIPE, stderr)
+    raising, Ctrl-C, the caller closing the generator) ends the program's tree at once. The
+    exit code is returned as the generator's value. A line longer than MAX_LINE bytes raises
+    ProgramOutputError: the output taken is bounded."""
+    proc = _start(args, subprocess.PIPE, stderr, env=env)
     lines: queue.Queue[bytes | None] = queue.Queue(maxsize=1024)  # bounded: a flood waits for us
     stdout = proc.stdout
     assert stdout is not None
 
     def read() -> None:
         with contextlib.suppress(ValueError, OSError):  # the pipe closed under it: the run is over
-            for line in stdout:
+            while line := stdout.readline(MAX_LINE + 1):
                 lines.put(line)
+                if len(line) > MAX_LINE:
+                    break  # the caller stops at this one: read no further
         lines.put(None)
 
     reader = threading.Thread(target=read, daemon=True)
@@ -123,6 +139,8 @@ def lines_of(
                 line = b""
             if line is None:
                 return proc.wait()
+            if len(line) > MAX_LINE:
+                raise ProgramOutputError(f"{Path(args[0]).name} printed a line of over {MAX_LINE} bytes")
             if poll is not None and (not line or time.monotonic() - polled >= POLL_SECONDS):
                 poll()  # while it is silent, and while lines keep coming
                 polled = time.monotonic()

@@ -1,0 +1,104 @@
+"""Programs we start (a SAT binary, MiniZinc, a user's solver) end with the run, and what they
+start ends with them, whatever process group it is in (issue 34, items 5 and 8): the guardian
+(`run.guard`) kills and reaps their whole tree, bounds the files they write, and the CPU time of
+the whole tree reaches our wait."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import pytest
+
+from nqueens_cp.run.programs import ProgramOutputError, lines_of, run_group
+from tests.conftest import children_of_a_killed_run, gone, has_descendant
+
+pytestmark = pytest.mark.timeout(60)
+
+#: A program that starts a grandchild in a session of its own (as MiniZinc starts its solver),
+#: which burns CPU_SECONDS of CPU, writes its pid to the file named by argv[1], then sleeps.
+ORPHANING = """
+import os, sys, time
+if os.fork() == 0:
+    os.setsid()
+    while time.process_time() < float(sys.argv[2]):
+        pass
+    with open(sys.argv[1] + ".tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+    time.sleep(600)
+    os._exit(0)
+time.sleep(600)
+"""
+
+
+def _grandchild(marker) -> None:
+    if marker.exists():
+        raise TimeoutError("the grandchild is ready")
+
+
+def test_a_grandchild_in_its_own_session_is_ended_and_its_cpu_time_counted(tmp_path):
+    """Killing the program's group left MiniZinc's solver running, and its CPU time reached no
+    rusage (a 2 s run was recorded at 0.25 CPU s). The grandchild here burns a set amount of CPU
+    itself, so the check holds however busy the machine is."""
+    marker = tmp_path / "pid"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with pytest.raises(TimeoutError):
+        args = [sys.executable, "-c", ORPHANING, str(marker), "0.5"]
+        run_group(args, subprocess.DEVNULL, poll=lambda: _grandchild(marker))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    pid = int(marker.read_text())
+    assert gone([pid], within=2), "the grandchild outlived the run"
+    assert (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime) >= 0.5
+
+
+def test_lines_of_a_stopped_program_end_its_whole_tree(tmp_path):
+    marker = tmp_path / "pid"
+    lines = lines_of([sys.executable, "-c", ORPHANING, str(marker), "0.01"], poll=lambda: _grandchild(marker))
+    with pytest.raises(TimeoutError):
+        list(lines)
+    assert gone([int(marker.read_text())], within=2)
+
+
+@pytest.mark.slow
+def test_kill_9_of_ours_ends_a_sat_binarys_own_child(tmp_path):
+    """After `kill -9` of the nqueens process, a `cmd:` solver's own child lived on."""
+    solver = tmp_path / "forking-sat"
+    solver.write_text("#!/bin/sh\nsleep 61.5 &\nsleep 62.5\n")
+    solver.chmod(0o755)
+    args = ["count", "8", "-b", "sat", "--sat-solver", f"cmd:{solver}"]
+    kids, ended = children_of_a_killed_run(args, has_descendant("sleep"))
+    assert list(kids.values()).count("sleep") == 2, kids
+    assert ended, "the solver's child outlived a run killed with SIGKILL"
+
+
+def test_a_program_that_prints_without_end_is_bounded(tmp_path):
+    """`cmd:yes` wrote 3.3 GB in 3 s."""
+    out = tmp_path / "out"
+    start = time.monotonic()
+    with out.open("wb") as sink:
+        code = run_group(["yes"], sink, max_file=1 << 20)
+    assert out.stat().st_size <= 1 << 20 and code != 0
+    assert time.monotonic() - start < 30
+
+
+def test_a_streaming_program_with_an_endless_line_is_refused(monkeypatch):
+    import nqueens_cp.run.programs as programs
+
+    monkeypatch.setattr(programs, "MAX_LINE", 1 << 16)
+    with pytest.raises(ProgramOutputError, match="a line of over"):
+        list(lines_of([sys.executable, "-c", "import sys; sys.stdout.write('x' * (1 << 20))"]))
+
+
+def test_a_missing_program_is_an_os_error():
+    with pytest.raises(FileNotFoundError):
+        run_group(["no-such-program-here"], subprocess.DEVNULL)
+
+
+def test_the_exit_code_and_a_killing_signal_are_the_programs():
+    assert run_group(["sh", "-c", "exit 7"], subprocess.DEVNULL) == 7
+    assert run_group(["sh", "-c", "kill -TERM $$"], subprocess.DEVNULL) == -15
+    assert os.path.exists("/proc")
