@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from ..io.formats import write_board
 from ..io.render import MAX_DRAWN_N, draw
 from .app import UserError, app
 from .options import PROBLEM, NArg, ProblemSpec, problem_options
@@ -65,6 +66,6 @@ def show(
         why = p.explain(sol)
         if why:
             raise UserError(f"not a solution: {why}")
-    echo("\n".join(draw(p, sol)))
+    echo("\n".join(draw(p, sol)) if sol is not None else write_board(p).rstrip("\n"))
 
 

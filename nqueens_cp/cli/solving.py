@@ -150,7 +150,7 @@ def count(
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the number of solutions; exit 3 when a limit is reached (with the count so far as a
-    lower bound where the search keeps one: not a count spread over sub-problems)."""
+    lower bound where the search keeps one)."""
     fmt = output_format(fmt, as_json, ("text", "json"), "text")
     p = spec.problem(n)
     start = time.perf_counter()
@@ -195,7 +195,14 @@ def count(
             sat_solver=sat_solver,
             mzn_solver=mzn_solver,
         )
-        classes = b.count_classes(p)
+        try:
+            classes = b.count_classes(p)
+        except Unknown as exc:  # the classes are unknown; the record says so, as every count's does
+            if fmt == "json":
+                stopped = Outcome(Status.UNKNOWN, reason=exc.reason)
+                found = {"count": None, "total": exc.partial, "partial": True}  # solutions: a lower bound
+                echo(json.dumps(record(p, b, plan, stopped, start) | found))
+            raise
         rec = record(p, b, plan, None, start, classes.stats) | {
             "status": "solved",
             "count": classes.unique,

@@ -253,21 +253,39 @@ def read_asp(path: Path, text: str) -> Problem:
 
 # -- plain text boards: '.' free, 'X' blocked, 'Q' fixed ----------------------------------------
 
+#: A comment line that says what the squares cannot: `# piece: RN`, `# torus: true`.
+_DIRECTIVE = re.compile(r"#\s*(piece|torus)\s*:\s*(\S.*?)\s*$", re.I)
+
 
 def read_board(path: Path, text: str) -> Problem:
+    """One line a row, top to bottom, a character a square (spaces between them are free):
+    '.' free, 'X' blocked, 'Q' a pre-placed piece; as many columns as the rows are long, and
+    fewer rows than columns for a rectangle. Comment lines `# piece: NAME` and `# torus: true`
+    say what the squares cannot; any other text after '#' is a comment."""
     rows: list[tuple[int, str]] = []
+    spec: dict[str, object] = {}
     for lineno, line in enumerate(text.splitlines(), 1):
+        directive = _DIRECTIVE.match(line.strip())
+        if directive:
+            key, value = directive[1].lower(), directive[2]
+            if key == "torus":
+                if value.lower() not in ("true", "false"):
+                    raise ModelFileError(path, lineno, f"torus must be true or false, got {value!r}")
+                spec["torus"] = value.lower() == "true"
+            else:
+                spec["piece"] = value
+            continue
         line = "".join(line.split("#", 1)[0].split())  # spaces and tabs separate squares
         if line:
             rows.append((lineno, line))
     if not rows:
         raise ModelFileError(path, None, "empty board")
-    n = len(rows)
+    n = len(rows[0][1])
     _check_size(path, rows[0][0], n)
     blocked, fixed = [], []
     for r, (lineno, line) in enumerate(rows):
         if len(line) != n:
-            raise ModelFileError(path, lineno, f"row {r} has {len(line)} squares; a {n}-row board needs {n}")
+            raise ModelFileError(path, lineno, f"row {r} has {len(line)} squares; the first row has {n}")
         for c, ch in enumerate(line):
             if ch in "Xx":
                 blocked.append((r, c))
@@ -275,7 +293,20 @@ def read_board(path: Path, text: str) -> Problem:
                 fixed.append((r, c))
             elif ch != ".":
                 raise ModelFileError(path, lineno, f"unexpected {ch!r} at column {c} (use . X Q)")
-    return _build(path, lambda key: None, n=n, blocked=blocked, fixed=fixed)
+    if len(rows) > n:
+        raise ModelFileError(path, rows[n][0], f"{len(rows)} rows of {n} squares: a board has at most as many rows")
+    first = rows[0][0]
+    return _build(path, lambda key: first, n=n, rows=len(rows), blocked=blocked, fixed=fixed, **spec)
+
+
+def write_board(problem: Problem) -> str:
+    """The instance as `read_board` reads it back: the same problem, piece and torus included."""
+    from .render import draw
+
+    lines = [] if problem.piece == "queen" else [f"# piece: {problem.piece}"]
+    if problem.torus:
+        lines.append("# torus: true")
+    return "\n".join([*lines, *draw(problem)]) + "\n"
 
 
 READERS: dict[str, Callable[[Path, str], Problem]] = {

@@ -5,7 +5,8 @@ pip's uninstall leaves those files behind, and the leftover nqueens_cp/ folder o
 install then shadows an editable install made in the same environment: following the README's
 two install lines in one folder broke every `nqueens` call. So the kernels' modules call
 `use_user_cache` before they define a kernel (numba picks the folder when a kernel is
-decorated); a NUMBA_CACHE_DIR the user set is left as it is.
+decorated); a NUMBA_CACHE_DIR the user set is left as it is. The files in it are not trusted
+(`_distrust_cache_files`).
 """
 
 from __future__ import annotations
@@ -24,3 +25,32 @@ def use_user_cache() -> None:
 
     if not os.environ.get("NUMBA_CACHE_DIR"):
         config.CACHE_DIR = cache_dir()
+    _distrust_cache_files()
+
+
+def _distrust_cache_files() -> None:
+    """numba reads back its cache files as it wrote them: an empty or corrupt index (.nbi) or
+    data file (.nbc) raised on every later run. Here a cache file that cannot be read is a miss:
+    the kernel is compiled again and the file written anew."""
+    from numba.core import caching
+
+    if getattr(caching, "_nqueens_distrusted", False):
+        return
+    load_index = caching.IndexDataCacheFile._load_index
+    load_overload = caching.Cache._load_overload
+
+    def _load_index(self: object) -> dict:
+        try:
+            return load_index(self)
+        except Exception:  # unreadable: no entries (saving then writes a new index)
+            return {}
+
+    def _load_overload(self: object, sig: object, target_context: object) -> object:
+        try:
+            return load_overload(self, sig, target_context)
+        except Exception:  # unreadable or not rebuildable: compiled again
+            return None
+
+    caching.IndexDataCacheFile._load_index = _load_index
+    caching.Cache._load_overload = _load_overload
+    caching._nqueens_distrusted = True

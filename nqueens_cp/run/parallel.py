@@ -182,17 +182,19 @@ def share_work(
     context: Any,
     width: int = 1,
     progress: Callable[[int, int], None] | None = None,
-    poll: Callable[[], None] | None = None,
+    poll: Callable[[int], None] | None = None,
 ) -> tuple[int, ...]:
     """The elementwise sum of func(context, i) over i < n_items (func returns an int or a tuple
     of `width` ints), on `workers` processes; `progress` hears (done, n_items), and a Tally the
-    first sum so far and the measured cost, as items finish."""
+    first sum so far and the measured cost, as items finish. `poll` is called with the first
+    sum so far (a lower bound when it raises to stop the run at a deadline)."""
     from .progress import report
 
     total = [0] * width
     costs: list[float] = []
     spent = 0.0
-    items = run_items(func, range(n_items), workers, context, width, poll, costs)
+    polled = None if poll is None else lambda: poll(total[0])
+    items = run_items(func, range(n_items), workers, context, width, polled, costs)
     for done, (_, part) in enumerate(items, 1):
         for j, v in enumerate(part if width > 1 else (part,)):
             total[j] += v

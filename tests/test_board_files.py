@@ -1,0 +1,85 @@
+"""What `show` writes reads back as the same problem (issue 34, item 2): the piece, the torus
+and the number of rows were dropped without a word (`show 6 --piece RN --fix 0,0 --block 1,1`
+read back counted 0, not 12), and a rectangle written by `show` was refused by `--model`."""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nqueens_cp import Problem
+from nqueens_cp.io.formats import ModelFileError, read_model
+from tests.conftest import attacks, run
+
+
+def _same(a: Problem, b: Problem) -> bool:
+    key = lambda p: (p.n, p.rows, p.piece, p.torus, sorted(p.blocked), sorted(p.fixed))  # noqa: E731
+    return key(a) == key(b)
+
+
+def _shown(tmp_path, *args) -> Problem:
+    r = run("show", *args)
+    assert r.exit_code == 0, r.output
+    path = tmp_path / "board.txt"
+    path.write_text(r.stdout)
+    return read_model(path)
+
+
+def test_the_issues_example_reads_back_and_counts_the_same(tmp_path):
+    args = ("6", "--piece", "RN", "--fix", "0,0", "--block", "1,1")
+    back = _shown(tmp_path, *args)
+    assert _same(back, Problem(6, "RN", fixed=[(0, 0)], blocked=[(1, 1)]))
+    assert run("count", "--model", tmp_path / "board.txt").stdout.strip() == "12"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(4, 9),
+    shrink=st.integers(0, 3),
+    piece=st.sampled_from(["queen", "rook", "superqueen", "RN", "QAA", "RNN"]),
+    torus=st.booleans(),
+    data=st.data(),
+)
+def test_every_shown_board_reads_back_as_the_same_problem(tmp_path_factory, n, shrink, piece, torus, data):
+    rows = n if torus else max(1, n - shrink)
+    squares = st.tuples(st.integers(0, rows - 1), st.integers(0, n - 1))
+    blocked = data.draw(st.lists(squares, max_size=3, unique=True))
+    try:
+        p = Problem(n, piece, rows=rows, torus=torus, blocked=blocked)
+    except Exception:
+        return
+    args = [str(n), "--piece", piece, "--rows", str(rows)]
+    args += ["--torus"] if torus else []
+    for r, c in blocked:
+        args += ["--block", f"{r},{c}"]
+    assert _same(_shown(tmp_path_factory.mktemp("b"), *args), p)
+
+
+def test_a_rectangle_counts_as_the_brute_force_says(tmp_path):
+    back = _shown(tmp_path, "6", "--rows", "4", "--block", "0,0")
+    assert (back.rows, back.n) == (4, 6)
+    expected = sum(  # every placement of 4 queens in distinct columns, by the rules written out again
+        1
+        for cols in permutations(range(6), 4)
+        if cols[0] != 0 and not any(attacks("queen", a, b) for a, b in combinations(enumerate(cols), 2))
+    )
+    assert int(run("count", "--model", tmp_path / "board.txt").stdout) == expected
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("# torus: maybe\n. .\n. .\n", "torus must be true or false"),
+        (". . .\n. .\n", "row 1 has 2 squares"),
+        (". .\n. .\n. .\n", "at most as many rows"),
+        ("# piece: nonsense\n. .\n. .\n", "piece"),
+    ],
+)
+def test_a_bad_board_file_says_what_is_wrong(tmp_path, text, says):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(ModelFileError, match=says):
+        read_model(path)

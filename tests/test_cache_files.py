@@ -1,0 +1,80 @@
+"""A cache file is never trusted (issue 34, item 3): an edited generated kernel counted 5702
+where the truth is 2405; an empty or cut-short kernel file, or a corrupt numba index, gave a
+traceback on every later run. Each is checked here in a cache folder of the test's own."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import script
+from tests.test_pieces import A137774
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+#: Counts RN on 10x10 with the piece's own kernel from the first placement; prints the count
+#: and the generated kernel's file.
+COUNT_WITH_OWN_KERNEL = """
+import nqueens_cp as nq
+from nqueens_cp import Problem
+from nqueens_cp.backends.bitmask import anykernel, piecekernel
+piecekernel.SPECIALISE_AFTER = 0
+p = Problem(10, "RN")
+print(nq.count(p))
+k = piecekernel.key(*anykernel.tables(p), p.rows)
+print(piecekernel._path(k)[1])
+"""
+
+
+def _env(cache) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    return env | {"XDG_CACHE_HOME": str(cache)}
+
+
+def _own_kernel(cache) -> tuple[int, str, str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", COUNT_WITH_OWN_KERNEL], capture_output=True, text=True, env=_env(cache), timeout=240
+    )
+    assert proc.returncode == 0, proc.stderr
+    count, path = proc.stdout.split()
+    return int(count), path, proc.stderr
+
+
+def test_an_edited_or_cut_short_kernel_file_is_written_again(tmp_path):
+    count, path, _ = _own_kernel(tmp_path)
+    assert count == A137774[9]
+    right = Path(path).read_text()
+    with open(path, "w") as f:  # an edit that counts every solution twice
+        f.write(right.replace("total += got", "total += 2 * got"))
+    assert _own_kernel(tmp_path)[0] == A137774[9]
+    assert Path(path).read_text() == right
+    for cut in ("", right[: len(right) // 2]):
+        with open(path, "w") as f:
+            f.write(cut)
+        assert _own_kernel(tmp_path)[:2] == (A137774[9], path)
+        assert Path(path).read_text() == right
+
+
+def _cli(cache, *args: str) -> tuple[int, str, str]:
+    proc = subprocess.run([script(), *args], capture_output=True, text=True, env=_env(cache), timeout=240)
+    return proc.returncode, proc.stdout.strip(), proc.stderr
+
+
+def test_corrupt_numba_cache_files_are_compiled_again(tmp_path):
+    _own_kernel(tmp_path)
+    assert _cli(tmp_path, "count", "12") == (0, "14200", "")  # the queen's kernels cached too
+    corrupted = 0
+    for folder, _, files in os.walk(tmp_path):
+        for i, name in enumerate(sorted(files)):
+            if name.endswith((".nbi", ".nbc")):
+                with open(os.path.join(folder, name), "wb") as f:
+                    f.write(b"" if i % 2 else b"\x80\x04not a pickle")
+                corrupted += 1
+    assert corrupted >= 4
+    for args, expected in ((["count", "10", "--piece", "RN"], A137774[9]), (["count", "12"], 14200)):
+        assert _cli(tmp_path, *args) == (0, str(expected), "")
+    assert _own_kernel(tmp_path)[0] == A137774[9]
