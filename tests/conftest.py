@@ -137,8 +137,11 @@ def gone(pids, within: float = 5.0) -> bool:
 
 
 def cpu_seconds(pid: int) -> float:
-    """CPU time process `pid` has used (user + system, from /proc/PID/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    """CPU time process `pid` has used (user + system, from /proc/PID/stat); 0 once it has ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 

@@ -11,7 +11,7 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends import backend_class
-from tests.conftest import A000170, A007705, A051223, busy, interrupt_when, run, script
+from tests.conftest import A000170, A007705, A051223, busy, cpu_seconds, gone, interrupt_when, run, script, tree
 from tests.test_pieces import A002464
 
 MISSING = backend_class("clingo").missing()
@@ -63,3 +63,27 @@ def test_the_time_limit_stops_clingo():
 def test_a_signal_stops_clingo_at_once(sig, code):
     result, took, _err, _ = interrupt_when(["count", 16, "-b", "clingo"], busy(1.5), sig)
     assert result == code and took < 2.5
+
+
+#: A board whose grounding alone takes minutes: a torus whose knight leaps are stated pair by pair.
+HEAVY_GROUNDING = ["first", 299, "-b", "clingo", "--piece", "QNN", "--torus"]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(60)
+def test_the_time_limit_holds_while_clingo_grounds():
+    """Grounding ignored the limit: a 2 s limit was still running after 9 minutes at 4 GB."""
+    start = time.monotonic()
+    proc = subprocess.run([script(), *map(str, HEAVY_GROUNDING), "--time-limit", "1"], capture_output=True, timeout=50)
+    assert proc.returncode == 3 and b"time limit" in proc.stderr
+    assert time.monotonic() - start < 1 + 4
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_clingo_while_it_grounds(sig, code):
+    grounding = lambda pid: any(cpu_seconds(c) > 0.3 for c in tree(pid))  # noqa: E731  the child at work
+    result, took, err, kids = interrupt_when(HEAVY_GROUNDING, grounding, sig)
+    assert result == code and took < 2.5, err
+    assert gone(kids)

@@ -2,10 +2,11 @@
 competition's encoding, with the board as facts from io/asp.py) solved by clingo's Python API
 (`pip install 'nqueens_cp[asp]'`).
 
-clingo solves in its own thread (`solve(async_=True, yield_=True)`): this thread waits for each
-model in short steps, so Ctrl-C and the time limit are seen at once, and a stop cancels the
-search. Counting is clingo's own enumeration, each model converted and checked like any answer. Grounding
-is one call that cannot be stopped; the board size is bounded so that it stays short.
+clingo grounds and solves in a child process (`run.forked`) that sends each model as it is
+found: grounding is one call that never returns to Python until it is done (a torus with leaps
+grounded for 9 minutes past a 2 s limit, deaf to SIGTERM), so the deadline, Ctrl-C and SIGTERM
+kill the child instead. Counting is clingo's own enumeration, each model converted and checked
+like any answer.
 """
 
 from __future__ import annotations
@@ -15,14 +16,11 @@ from typing import Any
 
 from ..io.asp import encoding_text, facts_text
 from ..model.problem import Problem, Solution
+from ..run.forked import ChildFailed, streamed
 from .base import Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, first_of
 
 #: The largest board modelled: ground lines list every square per family (n^2 atoms each).
 MAX_N = 300
-
-#: How long one wait for the next model lasts before the deadline is looked at.
-WAIT_SECONDS = 0.05
-
 
 class ClingoBackend(Backend):
     """Options: `time_limit` in seconds."""
@@ -51,37 +49,20 @@ class ClingoBackend(Backend):
             raise BackendError(why)
         return Plan(task, "clingo", "the answer-set program, grounded and solved by clingo")
 
-    def _control(self, problem: Problem, models: int) -> Any:
-        import clingo
-
-        ctl = clingo.Control([str(models), "--warn=none"])
-        ctl.add("base", [], encoding_text() + facts_text(problem))
-        ctl.ground([("base", [])])
-        return ctl
-
     def _models(self, problem: Problem, models: int, stats: Stats) -> Iterator[Solution]:
-        """clingo's models as placements, raising
-        Unknown at the deadline after what was found."""
+        """clingo's models as placements, grounded and solved in a child process that is killed
+        at the deadline or on a stop (grounding is one call that never returns to Python until
+        it is done); raises Unknown at the deadline after what was found."""
         deadline = self.deadline()
-        ctl = self._control(problem, models)
         found = 0
-        with ctl.solve(yield_=True, async_=True) as handle:
-            try:
-                while True:
-                    handle.resume()
-                    while not handle.wait(WAIT_SECONDS):
-                        deadline.check(found)
-                    model = handle.model()
-                    if model is None:
-                        break
-                    found += 1
-                    deadline.check(found)  # models that keep coming never leave the wait above
-                    yield _placement(model.symbols(shown=True), problem.rows)
-            except BaseException:
-                handle.cancel()
-                raise
-            finally:
-                stats["models"] = found
+        try:
+            for sol in streamed(lambda: _solved(problem, models), deadline.check):
+                found += 1
+                yield sol
+        except ChildFailed as exc:
+            raise BackendError(f"clingo: {exc}") from None
+        finally:
+            stats["models"] = found
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
         return self._models(problem, 0, stats)
@@ -96,6 +77,18 @@ class ClingoBackend(Backend):
         out.write(encoding_text())
         out.write("\n% -- the board --\n")
         out.write(facts_text(problem))
+
+
+def _solved(problem: Problem, models: int) -> Iterator[Solution]:
+    """clingo's models (at most `models`, 0 for all) as placements: run in the child process."""
+    import clingo
+
+    ctl = clingo.Control([str(models), "--warn=none"])
+    ctl.add("base", [], encoding_text() + facts_text(problem))
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            yield _placement(model.symbols(shown=True), problem.rows)
 
 
 def _placement(symbols: list[Any], rows: int) -> Solution:

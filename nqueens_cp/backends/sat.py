@@ -22,6 +22,7 @@ from typing import Any, NamedTuple, TextIO
 
 from ..io.dimacs import square_variables, write_cnf
 from ..model.problem import Problem, Solution
+from ..run.forked import ChildFailed, streamed
 from . import satbinary
 from .base import (
     Backend,
@@ -164,10 +165,6 @@ def encode(problem: Problem) -> tuple[Cnf, dict[tuple[int, int], int]]:
     return Cnf(clauses, top), var
 
 
-#: How often a search run in a child process looks at its clock (and lets Ctrl-C through).
-POLL_SECONDS = 0.05
-
-
 def _enumerate(
     solver: Any, var: dict[tuple[int, int], int], n: int, limit: int | None, stopped: Callable[[], bool]
 ) -> Iterator[Solution | None]:
@@ -198,25 +195,15 @@ def _never() -> bool:
     return False
 
 
-def _child(name: str, clauses: list[list[int]], var: dict, n: int, limit: int | None, out: Any, parent: int) -> None:
-    """A search in a child process: each solution sent as it is found, then None (or an error's
-    text). The parent stops it with SIGKILL; it dies with the parent too."""
-    import signal
-
+def _child_models(name: str, clauses: list[list[int]], var: dict, n: int, limit: int | None) -> Iterator[Solution]:
+    """The models as placements, found in the child process `run.forked` starts (the parent
+    kills it at the deadline and on a stop)."""
     from pysat.solvers import Solver
 
-    from ..run.parallel import die_with_parent
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C is the parent's to handle
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent(parent)
-    try:
-        with Solver(name=name, bootstrap_with=clauses) as solver:
-            for placed in _enumerate(solver, var, n, limit, _never):
-                out.send(placed)
-        out.send(None)
-    except Exception as exc:  # said by the parent as the backend's error
-        out.send(str(exc) or type(exc).__name__)
+    with Solver(name=name, bootstrap_with=clauses) as solver:
+        for placed in _enumerate(solver, var, n, limit, _never):
+            assert placed is not None  # never stopped from inside: the parent kills it
+            yield placed
 
 
 def _solve(solver: Any, interruptible: bool) -> bool | None:
@@ -321,40 +308,12 @@ class SatBackend(Backend):
                 yield placed
 
     def _models_in_child(self, problem: Problem, cnf: Cnf, var: dict, limit: int | None) -> Iterator[Solution]:
-        import multiprocessing as mp
-
         deadline = self.deadline()
-        context = mp.get_context("fork")
-        receive, send = context.Pipe(duplex=False)
-        args = (self.solver_name, cnf.clauses, var, problem.rows, limit, send, os.getpid())
-        child = context.Process(target=_child, args=args, daemon=True)
-        child.start()
-        send.close()
-        found = 0
+        produce = lambda: _child_models(self.solver_name, cnf.clauses, var, problem.rows, limit)  # noqa: E731
         try:
-            while True:
-                # short waits: Ctrl-C and SIGTERM are raised here, between them, and the clock read
-                if not receive.poll(POLL_SECONDS):
-                    deadline.check(found)
-                    if not child.is_alive() and not receive.poll(0):
-                        raise BackendError(f"sat: {self.solver_name} ended without an answer (code {child.exitcode})")
-                    continue
-                try:
-                    message = receive.recv()
-                except EOFError:
-                    raise BackendError(f"sat: {self.solver_name} ended without an answer") from None
-                deadline.check(found)  # solutions may come faster than the clock is read above
-                if message is None:
-                    return
-                if isinstance(message, str):
-                    raise BackendError(f"sat: {message}")
-                found += 1
-                yield message
-        finally:
-            if child.is_alive():
-                child.kill()
-            child.join()
-            receive.close()
+            yield from streamed(produce, deadline.check)
+        except ChildFailed as exc:
+            raise BackendError(f"sat: {self.solver_name}: {exc}") from None
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
         return self._models(problem, None, stats)
