@@ -34,3 +34,43 @@ def test_a_class_count_stopped_by_its_limit_prints_its_record():
     assert code == 3 and rec["status"] == "unknown" and rec["reason"] == "time limit"
     assert rec["count"] is None and rec["partial"] is True
     assert rec["total"] is None or 0 <= rec["total"] < QUEENS_18
+
+
+@pytest.mark.parametrize("piece", ["queen", "RN", "RNN", "QNN", "RF", "QAA", "RZZ", "QZZ"])
+def test_the_wide_board_search_walks_the_compiled_search_s_tree(piece):
+    """The Python-integer search of plain boards (over 64 columns) keeps a row's state in a few
+    words; on small boards it must give the compiled search's solutions in the same order."""
+    import nqueens_cp as nq
+    from nqueens_cp import Problem
+    from nqueens_cp.backends.base import Deadline
+    from nqueens_cp.backends.bitmask import pysearch
+
+    for n, rows in ((7, 7), (8, 6), (9, 9)):
+        p = Problem(n, piece, rows=rows, blocked=[(1, 2)], fixed=[(2, 4)] if rows > 6 else [])
+        assert list(pysearch.any_piece(p, Deadline("test", None), {})) == list(nq.solve(p)), (piece, n, rows)
+
+
+@pytest.mark.parametrize(
+    "args, codes",
+    [
+        # a table of every row distance: 15 s and 0.9 GB past a 2 s limit, a MemoryError at 3,000-5,000
+        (["first", "5000", "--piece", "QNN", "--time-limit", "1"], (0, 3)),
+        (["first", "4000", "--piece", "RN", "--time-limit", "1"], (0, 3)),
+        # a torus keeps the tables: refused, in one line, before they are made
+        (["first", "3000", "--piece", "RN", "--torus", "--time-limit", "1"], (2,)),
+    ],
+)
+def test_wide_fairy_boards_keep_the_limit_and_bounded_memory(args, codes):
+    import resource
+    import time
+
+    start = time.monotonic()
+    proc = subprocess.run(
+        [script(), *args, "-f", "jsonl"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)),
+    )
+    assert proc.returncode in codes and len(proc.stderr.strip().splitlines()) <= 1, proc.stderr[-500:]
+    assert time.monotonic() - start < 1 + 6

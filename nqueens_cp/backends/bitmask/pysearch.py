@@ -10,11 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...model.pieces import images, slide_directions
 from ...model.problem import Problem, Solution
-from ..base import Deadline
+from ..base import Deadline, UnsupportedProblem
 
-#: Placements between two looks at the clock: a few milliseconds.
+#: Placements between two looks at the clock: a few milliseconds on a board of up to 64
+#: columns; a placement that costs more (wider boards, longer tables) looks more often.
 CHECK_EVERY = 4096
+
+#: The most memory the attack tables of a toroidal board's search may take: beyond it the
+#: size is refused before anything is allocated.
+MAX_TABLE_BYTES = 2 << 30
 
 
 def solutions(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
@@ -24,15 +30,97 @@ def solutions(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> It
     return _classic(problem, deadline, stats)
 
 
+def _every(cost_words: int) -> int:
+    """Placements between two looks at the clock for placements of `cost_words` words each."""
+    return max(1, CHECK_EVERY * 4 // max(4, cost_words))
+
+
 def any_piece(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
+    """The row search for any piece: on a plain board its lines (`_lines`), on a torus, where
+    lines wrap, from the attacks by row distance (`_by_distance`)."""
+    if problem.torus:
+        return _by_distance(problem, deadline, stats)
+    return _lines(problem, deadline, stats)
+
+
+def _lines(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
+    """The row search on a plain board with a row's whole state in a few words, as the piece's
+    own compiled kernel keeps it (`piecekernel`): the columns used; for each slide (a, b) the
+    columns it attacks in each of the next a rows, moved one row on by a shift of b columns;
+    for the leaps, the columns they attack in each of the next rows they reach. A placement
+    costs a few operations on n-bit integers, and the memory is a few words a row, where a
+    table of every row distance took O(n^3) bits (3,000 columns ran out of memory)."""
+    n, m, masks, rule = problem.n, problem.rows, problem.row_masks, problem.rule
+    full = (1 << n) - 1
+    slides = slide_directions(rule)
+    depth = max((a for move in rule.leapers for a, _ in images(move) if a > 0), default=0)
+    reach = [[]] + [column_masks(problem, rule.leap_offsets(d, n, False, m)) for d in range(1, depth + 1)]
+    every = _every((1 + sum(a for a, _ in slides) + depth) * (n // 64 + 1))
+
+    def shift(v: int, b: int) -> int:
+        return (v << b) & full if b > 0 else v >> -b
+
+    place = [0] * m
+    avail = [0] * m
+    states: list[tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]]] = [(0, (), ())] * m
+    states[0] = (0, tuple((0,) * a for a, _ in slides), (0,) * depth)
+    avail[0] = masks[0]
+    r = nodes = found = 0
+    stats["nodes"] = 0
+    try:
+        while True:
+            a = avail[r]
+            if not a:
+                if r == 0:
+                    return
+                r -= 1
+                continue
+            bit = a & -a
+            avail[r] = a ^ bit
+            c = bit.bit_length() - 1
+            place[r] = c
+            nodes += 1
+            if nodes % every == 0:
+                deadline.check(found)
+            if r == m - 1:
+                found += 1
+                yield tuple(place)
+                continue
+            used, words, leaps = states[r]
+            used |= bit
+            words = tuple((*w[1:], shift(w[0] | bit, b)) for w, (_, b) in zip(words, slides, strict=True))
+            leaps = tuple((leaps[i + 1] if i + 1 < depth else 0) | reach[i + 1][c] for i in range(depth))
+            attacked = used
+            for w in words:
+                attacked |= w[0]
+            if depth:
+                attacked |= leaps[0]
+            r += 1
+            states[r] = (used, words, leaps)
+            avail[r] = masks[r] & ~attacked
+    finally:
+        stats["nodes"] = nodes
+
+
+def _by_distance(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
     """The row search for any piece, from its spec: a piece placed in row r takes, from every
     later row r', the columns its moves reach r' - r rows away (`Piece.offsets`, wrapped on a
-    torus). Attacks are symmetric, so looking down from each piece checks every pair."""
-    m, masks = problem.rows, problem.row_masks
+    torus). Attacks are symmetric, so looking down from each piece checks every pair. Its
+    tables grow as rows^2 * n bits: a board whose tables would pass MAX_TABLE_BYTES is refused
+    before they are made."""
+    n, m, masks = problem.n, problem.rows, problem.row_masks
+    table_bytes = m * m * (n // 8 + 36)
+    if table_bytes > MAX_TABLE_BYTES:
+        raise UnsupportedProblem(
+            f"bitmask: a toroidal {m}x{n} board of this piece needs about {table_bytes >> 30} GB of attack tables "
+            f"(at most {MAX_TABLE_BYTES >> 30} GB): use a smaller board"
+        )
     reach: dict[int, list[int]] = {}
+    every = _every(m * (n // 64 + 1))
 
     def reached(d: int) -> list[int]:  # per column, the mask of columns attacked d rows below
         if d not in reach:
+            deadline.check(found)
             reach[d] = column_masks(problem, problem.offsets(d))
         return reach[d]
 
@@ -55,7 +143,7 @@ def any_piece(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> It
             c = bit.bit_length() - 1
             place[r] = c
             nodes += 1
-            if nodes % CHECK_EVERY == 0:
+            if nodes % every == 0:
                 deadline.check(found)
             if r == m - 1:
                 found += 1
