@@ -102,3 +102,34 @@ def test_the_exit_code_and_a_killing_signal_are_the_programs():
     assert run_group(["sh", "-c", "exit 7"], subprocess.DEVNULL) == 7
     assert run_group(["sh", "-c", "kill -TERM $$"], subprocess.DEVNULL) == -15
     assert os.path.exists("/proc")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["bitmask", "minizinc", "clingo", "sat"])
+def test_a_reader_that_goes_away_leaves_no_folder_and_no_process(tmp_path, backend):
+    """`solve ... | head` ended by SIGPIPE where it stood, leaving its working folders (and
+    MiniZinc's files) in $TMPDIR; click's own ending for it was exit 1."""
+    from nqueens_cp.backends import backend_class
+    from tests.conftest import script, tree
+
+    why = backend_class(backend).missing()
+    if why:
+        pytest.skip(why)
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    proc = subprocess.Popen(
+        [script(), "solve", "11", "-b", backend, "-f", "jsonl"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().startswith(b"[")
+        started = tree(proc.pid)
+        proc.stdout.close()  # as `head -1` does once it has its line
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert (proc.returncode, err) == (0, b"")
+    assert gone(started), "a process outlived the run"
+    assert list(tmp_path.iterdir()) == [], "working files were left"

@@ -73,7 +73,14 @@ class Group(TyperGroup):
         except typer.Abort:
             say("interrupted", EXIT_INTERRUPT)
         except BrokenPipeError:
-            os._exit(0)  # the reader went away (`nqueens solve 14 | head`): end like any filter
+            # The reader went away (`nqueens solve 14 | head`): end quietly, once this handler
+            # has let go of the stack, so that the searches' own clean-up runs (their working
+            # folders, the solvers they started); later writes go nowhere.
+            rv = _reader_gone()
+        except SystemExit as exc:
+            if not isinstance(exc.__context__, BrokenPipeError):
+                raise
+            rv = _reader_gone()  # click's own ending for a closed pipe is exit 1
         except OSError as exc:
             say(f"error: {os_error(exc)}", EXIT_USAGE)
         except Exception as exc:
@@ -87,6 +94,14 @@ class Group(TyperGroup):
                 sys.exit(getattr(exc, "exit_code", EXIT_USAGE))
             say(f"error: {message}", EXIT_USAGE)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _reader_gone() -> int:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return 0
 
 
 def os_error(exc: OSError) -> str:

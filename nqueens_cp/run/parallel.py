@@ -18,7 +18,6 @@ import multiprocessing as mp
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -75,38 +74,20 @@ def _mp_context() -> Any:
 
 
 @contextmanager
-def sigpipe_ignored() -> Iterator[None]:
-    """A write to a pipe whose reader is gone raises BrokenPipeError in here instead of killing
-    this process. The script kills itself on SIGPIPE so that `nqueens solve | head` ends
-    quietly; but while child processes run, a pipe to one of them can break too (a Dask worker
-    that exits during the shutdown after Ctrl-C), and that must not turn a clean exit 130 into
-    death by SIGPIPE halfway through the cleanup."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGPIPE"):
-        yield
-        return
-    before = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGPIPE, before)
-
-
-@contextmanager
 def _pool(workers: int, context: Any, shared: Any = None) -> Iterator[Any]:
     """A pool of `workers` processes that all see `context`; stopped at once (terminated and
     joined) if the caller is interrupted or fails."""
     if not 1 <= workers <= max_workers():
         raise ValueError(f"workers must be 1..{max_workers()} on this machine, got {workers}")
-    with sigpipe_ignored():
-        pool = _mp_context().Pool(workers, initializer=_init, initargs=(context, shared, os.getpid()))
-        try:
-            yield pool
-            pool.close()
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
+    pool = _mp_context().Pool(workers, initializer=_init, initargs=(context, shared, os.getpid()))
+    try:
+        yield pool
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
 
 
 def _drain(func: Callable[[Any, int], Any]) -> None:

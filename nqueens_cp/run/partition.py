@@ -264,9 +264,7 @@ def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAI
         raise NQueensError("--dask needs Dask: pip install 'nqueens_cp[dask]'") from None
 
     def run(part: Partition, indices: Sequence[int]) -> Iterator[tuple[int, int]]:
-        from .parallel import sigpipe_ignored
-
-        with _quiet_dask(), sigpipe_ignored():
+        with _quiet_dask():
             cluster = None
             if address == "local":
                 with _sigint_ignored():
