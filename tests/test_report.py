@@ -197,3 +197,106 @@ def test_a_running_comparison_keeps_its_page_current(tmp_path, monkeypatch):
     assert r.exit_code == 0
     assert pages == [1, 2, 3, 3]  # after each run as it ended, then the final page
     assert "this run" in (tmp_path / "r.html").read_text()
+
+
+# -- names and numbers from any file are data, never markup (issue 34, item 9) ------------------
+
+
+def _row(instance: str, seconds: float | None = 0.01, status: str = "solved") -> Row:
+    return Row(instance, 8, "queen", False, "bitmask", "count", status, None, "ok", 92, None, seconds, 0.01, 50.0,
+               10, None, None)
+
+
+def _data(text: str) -> list:
+    element = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', text, re.S)
+    assert element is not None
+    return json.loads(element[1])
+
+
+@pytest.mark.parametrize("name", ["<!--<script>.toml", "</script><b>x</b>.toml", "a & b\u2028.toml"])
+def test_a_hostile_file_name_stays_data_in_the_page(name):
+    """A model file named `<!--<script>.toml` blanked the whole page: the embedded data was
+    escaped only for `</`, and `<!--` opens an escaped state that swallows the page."""
+    text = page([RunSet(name, [_row(name)], {"command": f"nqueens compare --model '{name}'"})])
+    element = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', text, re.S)
+    assert element is not None and not set(element[1]) & {"<", ">", "&"}
+    assert _data(text)[0]["rows"][0]["instance"] == name  # reads back the same
+
+
+@browser_test
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_hostile_file_name_leaves_the_page_working(browser, tmp_path):
+    name = "<!--<script>.toml"
+    html = tmp_path / "r.html"
+    html.write_text(page([RunSet("runs.csv", [_row(name), _row("plain.toml")], {})]))
+    find = _open(browser, html)
+    cells = [c.text for c in find("#runs-table tbody td")]
+    assert name in cells and "plain.toml" in cells and not _errors(browser)
+
+
+@pytest.mark.parametrize(
+    "cell, says",
+    [("NaN", "seconds is nan"), ("Infinity", "seconds is inf"), ("-1", "seconds is -1"), ("", "no seconds")],
+)
+def test_a_results_file_with_bad_numbers_is_one_line(tmp_path, cell, says):
+    """NaN or Infinity in a results file blanked the page while `report` exited 0; a solved row
+    without seconds gave a traceback."""
+    out = tmp_path / "r.csv"
+    r = run("compare", "--n", "5", "--backends", "bitmask", "-o", out)
+    assert r.exit_code == 0
+    rows = list(csv.DictReader(out.open()))
+    rows[0]["seconds"] = cell
+    with out.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    r = run("report", out, "--html", tmp_path / "r.html")
+    assert r.exit_code == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.output
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_of_a_binary_file_or_a_folder_is_one_line(tmp_path):
+    binary = tmp_path / "r.csv"
+    binary.write_bytes(b"\xff\xfe\x00\x81" * 100)
+    folder = tmp_path / "runs.jsonl"
+    folder.mkdir()
+    for target in (binary, folder):
+        r = run("report", target, "--html", tmp_path / "r.html")
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.output
+
+
+def test_a_path_with_brackets_is_shown_as_it_is():
+    """A path with `[` crashed the terminal table (a rich markup error, exit 1, no page)."""
+    from rich.console import Console
+
+    from nqueens_cp.bench.report import runs_table
+
+    console = Console(record=True, width=200)
+    console.print(runs_table([_row("models/[bold]x[/].toml"), _row("a[/]b.toml")]))
+    shown = console.export_text()
+    assert "models/[bold]x[/].toml" in shown and "a[/]b.toml" in shown
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_an_interrupted_comparison_s_page_does_not_say_still_running(tmp_path):
+    from tests.conftest import interrupt_when
+
+    out, html = tmp_path / "r.csv", tmp_path / "r.html"
+    args = ["compare", "--n", "4..40", "--backends", "bitmask", "--task", "solve", "-o", out, "--html", html]
+    code, _, _, _ = interrupt_when(args, lambda _: out.exists() and len(out.read_text().splitlines()) >= 6)
+    assert code == 130
+    settings = _data(html.read_text())[0]["settings"]
+    assert settings["ended"].endswith("(interrupted)")
+    assert json.loads((tmp_path / "r.csv.settings.json").read_text())["ended"].endswith("(interrupted)")
+
+
+def test_a_cut_answer_ends_in_an_ellipsis():
+    """The terminal table cut long answers without a mark: the last number shown was wrong."""
+    from nqueens_cp.bench.report import ANSWER_SHOWN, _answer
+
+    long = Row("a", 30, "queen", False, "bitmask", "first", "solved", None, "ok", list(range(30)), None, 0.1,
+               0.1, 1.0, 1, None, None)
+    shown = _answer(long)
+    assert len(shown) == ANSWER_SHOWN and shown.endswith("…") and json.dumps(list(range(30))).startswith(shown[:-1])

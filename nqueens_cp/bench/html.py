@@ -89,8 +89,10 @@ def settings(
     backends: list[str],
     started: float,
     ended: float | None = None,
+    how: str = "",
 ) -> dict[str, Any]:
-    """A run's settings as the report shows them (and as `compare -o F` keeps them beside F)."""
+    """A run's settings as the report shows them (and as `compare -o F` keeps them beside F);
+    `how` says how a run that ended early ended ("interrupted")."""
 
     def stamp(t: float | None) -> str | None:
         return None if t is None else time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(t))
@@ -107,7 +109,7 @@ def settings(
         "backends": backends,
         "solver versions": {name: v for name, v in solvers.items() if v},
         "started": stamp(started),
-        "ended": stamp(ended) or "still running",
+        "ended": "still running" if ended is None else f"{stamp(ended)}{f' ({how})' if how else ''}",
         **machine(),
     }
 
@@ -158,10 +160,23 @@ def page(sets: list[RunSet], title: str = "nqueens compare") -> str:
     here = files("nqueens_cp.bench").joinpath("data")
     script = here.joinpath("report.js").read_text()
     style = here.joinpath("report.css").read_text()
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")  # no early </script>
+    payload = embedded_json(data)
     runs = sum(len(s.rows) for s in sets)
     heading = f"{title}: {runs} runs" + (f" in {len(sets)} sets" if len(sets) > 1 else "")
     return _TEMPLATE.format(title=_escape(heading), style=style, data=payload, script=script)
+
+
+#: Characters a JSON text keeps as they are that an HTML parser reads inside <script>: `</`
+#: ends it, `<!--` starts an escaped state that swallows the rest of the page, `&` and the line
+#: separators are escaped for any other reader. As \\uXXXX escapes, they read back the same.
+_IN_SCRIPT = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def embedded_json(data: object) -> str:
+    """`data` as JSON that an HTML page carries in a <script> element whatever the strings in it
+    (a model file named `<!--<script>.toml` blanked the page). No NaN or Infinity: JSON.parse
+    refuses them, and with them the whole page."""
+    return json.dumps(data, separators=(",", ":"), allow_nan=False).translate(_IN_SCRIPT)
 
 
 def _escape(text: str) -> str:

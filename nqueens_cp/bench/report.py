@@ -1,5 +1,6 @@
 """What a person sees of a comparison: a live view on a terminal while it runs (the latest
-runs and the standings), then the table of runs and the per-backend summary."""
+runs and the standings), then the table of runs and the per-backend summary. Names and
+numbers from any file are data, never markup: every cell is a rich Text."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from rich.text import Text
+
 from .results import Row, Summary, is_wrong, summarize
 
 #: The live view shows this many of the latest runs; the final table lists every run up to
 #: RUNS_SHOWN of them (beyond that, the results file is where they are).
 LIVE_ROWS = 12
 RUNS_SHOWN = 60
+#: A placement longer than this is cut in the terminal table, ending in an ellipsis (the whole
+#: answer is in the results file and on the page).
+ANSWER_SHOWN = 40
 
 
 def _answer(row: Row) -> str:
@@ -22,13 +28,15 @@ def _answer(row: Row) -> str:
     if row.status == "unsupported":
         return "unsupported"
     if row.task == "first":
-        return "no solution" if row.answer is None else json.dumps(row.answer)[:40]
+        if row.answer is None:
+            return "no solution"
+        text = json.dumps(row.answer)
+        return text if len(text) <= ANSWER_SHOWN else text[: ANSWER_SHOWN - 1] + "…"  # cut, and says so
     return f"{row.answer:,}"
 
 
-def _check(row: Row) -> str:
-    check = row.check or ""
-    return f"[bold red]{check}[/]" if is_wrong(row) else check
+def _check(row: Row) -> Text:
+    return Text(row.check or "", style="bold red" if is_wrong(row) else "")
 
 
 def runs_table(rows: list[Row], title: str = "runs") -> Any:
@@ -40,7 +48,7 @@ def runs_table(rows: list[Row], title: str = "runs") -> Any:
     for r in rows:
         seconds = f"{r.seconds:.4f}" if r.seconds is not None else "-"
         peak = f"{r.peak_mb:.0f}" if r.peak_mb else "-"
-        t.add_row(str(r.instance), r.backend, _answer(r), seconds, peak, _check(r))
+        t.add_row(Text(str(r.instance)), Text(r.backend), Text(_answer(r)), seconds, peak, _check(r))
     return t
 
 
@@ -53,9 +61,9 @@ def summary_table(summaries: list[Summary], time_limit: float | None) -> Any:
     for s in summaries:
         median = f"{s.median_seconds:.4f}" if s.median_seconds is not None else "-"
         par2 = f"{s.par2:.2f}" if s.par2 is not None else "-"
-        wrong = f"[bold red]{s.wrong}[/]" if s.wrong else "0"
+        wrong = Text(str(s.wrong), style="bold red" if s.wrong else "")
         runs = f"{s.runs}" + (f" (+{s.unsupported} n/a)" if s.unsupported else "")
-        t.add_row(s.backend, runs, str(s.solved), str(s.unknown), wrong, f"{s.total_seconds:.3f}", median, par2)
+        t.add_row(Text(s.backend), runs, str(s.solved), str(s.unknown), wrong, f"{s.total_seconds:.3f}", median, par2)
     return t
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -144,6 +145,8 @@ def read_rows(path: Path) -> list[Row]:
         text = path.read_text()
     except OSError as exc:
         raise NQueensError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise NQueensError(f"{path} is not a results file nqueens compare writes (it is not text)") from None
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines.pop()  # the run was stopped while writing it: that run is redone
@@ -169,7 +172,8 @@ def read_rows(path: Path) -> list[Row]:
 
 
 def _number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
+    """A measurement: a finite number, not negative (NaN and Infinity blanked the report)."""
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
 
 
 #: What each column of a row may hold (None aside, where allowed).
@@ -201,6 +205,8 @@ def _malformed(row: Any) -> str | None:
         v = row.get(col)
         if v is not None and not _number(v):
             return f"{col} is {v!r}"
+    if row.get("status") == "solved" and row.get("seconds") is None:
+        return "a solved run has no seconds"
     if row.get("check") and Check.of(row["check"]) is None:
         return f"check is {row['check']!r}"
     answer = row.get("answer")

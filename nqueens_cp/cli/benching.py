@@ -15,7 +15,7 @@ import typer
 
 from ..backends import available_backends, backend_class
 from ..model.problem import Problem
-from .app import EXIT_DISAGREE, UserError, app
+from .app import EXIT_DISAGREE, Terminated, UserError, app
 from .options import (
     MznSolverOpt,
     PieceOpt,
@@ -150,7 +150,12 @@ def compare(
                 previous=previous,
                 on_row=record,
             )
-    except KeyboardInterrupt:  # what finished is in --output; show it, then end as interrupted
+    except (KeyboardInterrupt, Terminated):  # what finished is in --output; show it, then end as interrupted
+        stopped = about(time.time(), "interrupted")  # the page no longer says "still running"
+        if target is not None:
+            write_settings(target, stopped)
+        if html is not None:
+            write_page(html, [RunSet(str(target or "this run"), [*previous, *live.rows], stopped)])
         if not as_json:
             from rich.console import Console
 
