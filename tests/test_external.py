@@ -339,3 +339,25 @@ def test_json_answers_stream_and_a_large_document_over_lines_is_refused(monkeypa
     with pytest.raises(answers.AnswerFormatError, match="JSON Lines"):
         list(read_answers(spread, p))
     assert len(list(read_answers(per_line, p))) == len(sols)  # streamed: no bound applies
+
+
+def test_messages_a_user_can_act_on(tmp_path):
+    """A mistyped program was a disagreement printed twice; an unknown placeholder passed through;
+    1-based output got 92 lines without a hint; an empty answer file passed; "1 solutions"."""
+    r = run("verify", 6, "--against", "./no-such-program {n}")
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1 and "no-such-program" in r.stderr
+    r = run("verify", 6, "--against", "echo {x}")
+    assert r.exit_code == 2 and "unknown placeholder {x}" in r.stderr
+    one_based = tmp_path / "one-based.txt"
+    one_based.write_text("".join(f"{[c + 1 for c in s]}\n" for s in nq.solve(6)))
+    r = run("check", 6, one_based)
+    assert r.exit_code == 1 and "add --one-based" in r.stdout
+    assert run("check", 6, one_based, "--one-based").exit_code == 0
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    r = run("check", 6, empty)
+    assert r.exit_code == 2 and "nothing to check" in r.stderr
+    single = tmp_path / "single.txt"
+    single.write_text("[1, 3, 5, 0, 2, 4]\n")
+    r = run("verify", 6, "--against", f"cat {single}")
+    assert r.exit_code == 1 and "gave 1 solution in" in r.stdout

@@ -258,6 +258,14 @@ class Judgement:
     read: int = 0
     #: The distinct valid solutions (`valid` may be consumed by a comparison).
     distinct: int = 0
+    #: Invalid answers that are valid with every column counted from 1.
+    one_based_fits: int = 0
+
+    def hint(self) -> str | None:
+        """A word for the user where every invalid answer is valid counted from 1."""
+        if self.invalid_count and self.one_based_fits == self.invalid_count:
+            return "every invalid answer is valid with its columns counted from 1: add --one-based"
+        return None
 
 
 def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
@@ -272,6 +280,8 @@ def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
         why = a.fault or problem.explain(a.solution)
         if why is not None:
             j.invalid_count += 1
+            if a.fault is None and min(a.solution, default=0) >= 1:
+                j.one_based_fits += problem.explain(tuple(c - 1 for c in a.solution)) is None
             if len(j.invalid) < KEPT:
                 j.invalid.append((a, why))
         elif a.solution in seen:

@@ -12,6 +12,7 @@ here), invalid ones (with the attacking pair or the blocked square) and repeats.
 from __future__ import annotations
 
 import contextlib
+import re
 import shlex
 import subprocess
 import tempfile
@@ -22,9 +23,12 @@ from pathlib import Path
 
 from ..backends import Backend, Unknown
 from ..io.render import draw
-from ..model.problem import NQueensError, Problem, Solution
+from ..model.problem import NQueensError, Problem, Solution, plural
 from ..run.programs import run_group
 from .answers import Judgement, judge, read_answers
+
+#: What --against fills in: the board's columns, its rows, the instance file.
+PLACEHOLDERS = ("{n}", "{rows}", "{model}")
 
 #: How many examples of each kind of difference a report names.
 SHOWN = 5
@@ -55,6 +59,9 @@ def command(template: str, problem: Problem, model: Path | None) -> list[str]:
         raise ProgramError("--against names no program")
     if any("{model}" in w for w in words) and model is None:
         raise ProgramError("--against uses {model}: give the instance with --model FILE")
+    unknown = sorted({m for w in words for m in re.findall(r"\{\w*\}", w)} - set(PLACEHOLDERS))
+    if unknown:
+        raise ProgramError(f"--against: unknown placeholder {unknown[0]} (known: {', '.join(PLACEHOLDERS)})")
     return [
         w.replace("{n}", str(problem.n)).replace("{rows}", str(problem.rows)).replace("{model}", str(model))
         for w in words
@@ -100,11 +107,14 @@ class Comparison:
 
     def describe(self) -> list[str]:
         j = self.judgement
-        lines = [f"the program gave {j.read} solutions in {self.seconds:.2f} s; {self.reference} finds {self.expected}"]
+        gave = plural(j.read, "solution")
+        lines = [f"the program gave {gave} in {self.seconds:.2f} s; {self.reference} finds {self.expected:,}"]
         if self.agree:
             lines.append(f"agree: the same {self.expected} solutions, each valid, none repeated")
             return lines
         lines.append("DISAGREE")
+        if j.hint():
+            lines.append(f"  hint: {j.hint()}")
         if j.invalid:
             lines.append(f"  invalid: {j.invalid_count}")
             lines += [f"    line {a.line}: {list(a.solution or ())}: {why}" for a, why in j.invalid[:SHOWN]]

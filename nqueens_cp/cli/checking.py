@@ -12,7 +12,7 @@ import typer
 
 from .. import api
 from ..backends import DEFAULT_BACKEND
-from ..model.problem import Problem
+from ..model.problem import Problem, plural
 from .app import EXIT_DISAGREE, EXIT_UNKNOWN, PartialResult, UserError, app
 from .options import PROBLEM, OneBasedOpt, ProblemSpec, VerboseOpt, backend_names, problem_options, size_range
 from .output import backend, echo, progress
@@ -240,7 +240,9 @@ def check(
         raise UserError(f"cannot read {solutions}: {exc.strerror}") from None
     with stream:
         j = judge(read_answers(stream, p, one_based), p)
-    lines = [f"{j.read} solutions read: {j.distinct} valid and distinct"]
+    if not j.read and not j.no_solution_claims:
+        raise UserError(f"{source}: no solution and no claim of none in it: nothing to check")
+    lines = [f"{plural(j.read, 'solution')} read: {j.distinct} valid and distinct"]
     lines += [f"invalid, line {a.line}: {list(a.solution or ())}: {why}" for a, why in j.invalid]
     if j.invalid_count > len(j.invalid):
         lines.append(f"... and {j.invalid_count - len(j.invalid)} more invalid")
@@ -248,6 +250,8 @@ def check(
     if j.duplicate_count > len(j.duplicates):
         lines.append(f"... and {j.duplicate_count - len(j.duplicates)} more repeated")
     wrong = bool(j.invalid or j.duplicates)
+    if j.hint():
+        lines.append(f"hint: {j.hint()}")
     if j.no_solution_claims:
         found = api.first(p)
         if found is not None:

@@ -379,6 +379,11 @@ def _first_on(solution: Sequence[int], r: int, b: int, g: int, torus: bool, low:
     return next(k for k in range(r) if key(k) == key(r))
 
 
+def plural(k: int, noun: str) -> str:
+    """`1 solution`, `2 solutions`, with the thousands marked."""
+    return f"{k:,} {noun}" + ("" if k == 1 else "s")
+
+
 def as_problem(problem: Problem | int) -> Problem:
     """Accept a plain int wherever a Problem is taken: `n` means the classic n-queens."""
     if isinstance(problem, Problem):
