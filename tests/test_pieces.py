@@ -27,6 +27,12 @@ A002464 = [1, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306]
 A137774 = [1, 2, 2, 8, 20, 94, 438, 2766, 19480, 163058]
 
 BACKENDS = available_backends()
+#: Every sub-solver CPMpy reaches here besides its default, each an opinion of its own.
+if "cpmpy" in BACKENDS:
+    from nqueens_cp.backends.cpmpy import default_solver, installed
+
+    BACKENDS += [f"cpmpy:{s}" for s in ("choco", "ortools", "z3", "exact", "pumpkin") if s in installed()]
+    BACKENDS.remove(f"cpmpy:{default_solver()}")
 
 
 def _images(a: int, b: int) -> set[tuple[int, int]]:

@@ -30,16 +30,30 @@ from .base import (
     counted,
 )
 
-BACKENDS: tuple[str, ...] = ("bitmask", "cpsat", "constraint", "sat", "minizinc", "clingo")
+BACKENDS: tuple[str, ...] = ("bitmask", "cpsat", "constraint", "sat", "minizinc", "clingo", "cpmpy")
 
 #: The backend used when none is named: our own engine.
 DEFAULT_BACKEND = BACKENDS[0]
 
 
+def split_name(name: str) -> tuple[str, str | None]:
+    """`NAME:SOLVER` as (NAME, SOLVER); a plain NAME as (NAME, None)."""
+    base, colon, solver = name.partition(":")
+    return base, solver if colon else None
+
+
 def backend_class(name: str) -> type[Backend]:
-    if name not in BACKENDS:
-        raise BackendError(f"unknown backend {name!r} (known: {', '.join(BACKENDS)})")
-    return import_module(f"{__name__}.{name}").BACKEND
+    """The class of backend `name`, or of NAME in `NAME:SOLVER` (a backend that takes a
+    sub-solver: `sat:glucose4`, `minizinc:chuffed`, `cpmpy:choco`)."""
+    base, solver = split_name(name)
+    if base not in BACKENDS:
+        raise BackendError(f"unknown backend {base!r} (known: {', '.join(BACKENDS)})")
+    cls = import_module(f"{__name__}.{base}").BACKEND
+    if solver is not None and cls.capabilities.subsolver is None:
+        raise BackendError(f"backend {base!r} runs one solver: {name!r} names another")
+    if solver == "":
+        raise BackendError(f"{name!r} names no solver after the colon")
+    return cls
 
 
 def available_backends() -> list[str]:
@@ -53,7 +67,16 @@ def get_backend(name: str | Backend, **options: Any) -> Backend:
         if options:
             raise BackendError("options go with a backend name, not an instance")
         return name
-    return backend_class(name)(**options)
+    cls = backend_class(name)
+    _, solver = split_name(name)
+    if solver is not None:
+        key = cls.capabilities.subsolver
+        assert key is not None
+        given = options.get(key)
+        if given is not None and given != solver:
+            raise BackendError(f"-b {name} and {key.replace('_', '-')} {given!r} name two solvers")
+        options = {**options, key: solver}
+    return cls(**options)
 
 
 __all__ = [
@@ -77,4 +100,5 @@ __all__ = [
     "backend_class",
     "counted",
     "get_backend",
+    "split_name",
 ]

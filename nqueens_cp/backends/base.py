@@ -173,13 +173,16 @@ class Capabilities:
     `own_count`: it counts without handing out solutions (`_count`); every other backend's
     count is the length of its solution stream, each solution checked on the way.
     `repeat_free`: its streams walk a search tree, each leaf once, so they are not held for
-    repeats (a set of every solution would grow with the count); every other backend's are."""
+    repeats (a set of every solution would grow with the count); every other backend's are.
+    `subsolver`: the option that names the solver it runs, which `-b NAME:SOLVER` sets
+    (`sat:glucose4`, `minizinc:chuffed`, `cpmpy:choco`), None where it runs one solver."""
 
     options: frozenset[str] = frozenset()
     torus: bool = True
     partition: bool = False
     own_count: bool = False
     repeat_free: bool = False
+    subsolver: str | None = None
     max_n: int | None = None
     exports: frozenset[str] = frozenset()
 

@@ -75,7 +75,7 @@ def solvers() -> dict[str, str]:
 class MiniZincBackend(Backend):
     """Options: `mzn_solver`, a solver MiniZinc lists (default gecode); `time_limit` in seconds."""
 
-    capabilities = Capabilities(options=frozenset({"time_limit", "mzn_solver"}), max_n=MAX_N)
+    capabilities = Capabilities(options=frozenset({"time_limit", "mzn_solver"}), max_n=MAX_N, subsolver="mzn_solver")
 
     @classmethod
     def missing(cls) -> str | None:

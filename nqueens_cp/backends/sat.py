@@ -221,7 +221,10 @@ class SatBackend(Backend):
     (cadical195 by default; glucose4, lingeling, minisat22, ...)."""
 
     capabilities = Capabilities(
-        options=frozenset({"time_limit", "sat_solver"}), max_n=MAX_N, exports=frozenset({"dimacs"})
+        options=frozenset({"time_limit", "sat_solver"}),
+        max_n=MAX_N,
+        exports=frozenset({"dimacs"}),
+        subsolver="sat_solver",
     )
 
     @classmethod

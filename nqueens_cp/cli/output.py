@@ -41,6 +41,8 @@ def record(
     (the outcome's, or `stats` where the run has no outcome)."""
     rec: dict[str, Any] = {"n": problem.n, "rows": problem.rows, "piece": problem.piece, "torus": problem.torus}
     rec["backend"] = b.name
+    rec["solver"] = b.label  # the backend and the solver it ran (sat (glucose4), cpmpy (choco))
+    rec["version"] = type(b).version()
     if outcome is not None:
         rec["status"] = outcome.status.value
         if outcome.reason is not None:

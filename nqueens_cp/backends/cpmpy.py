@@ -1,0 +1,213 @@
+"""The cpmpy backend: the puzzle written once as a CPMpy model, solved by any solver CPMpy
+reaches here: Choco (the reference Java CP solver), Z3 (SMT), Exact (pseudo-Boolean), Pumpkin
+(lazy clause generation), OR-tools, python-sat's SAT solvers (`-b cpmpy:choco`, `cpmpy:z3`...;
+`pip install 'nqueens_cp[cpmpy]'` brings them all).
+
+The model reads like the math, from the problem's own line model (`Problem.line_model`): a
+variable per row, its column; the columns all different; each family of parallel lines all
+different along its key (a*c - b*r within a residue class of rows mod a; (c - b*r) mod g on a
+torus), which is exact because a line meets a residue class of rows at most once a row; the
+leaps (and wrapped lines that skip rows) as forbidden column differences between two rows;
+blocked squares left out of a row's domain, pre-placed pieces fixed.
+
+Every search runs in a forked child process (`run.forked`) that sends each solution as it is
+found: a solver's call cannot be stopped from Python, so the deadline, Ctrl-C and SIGTERM kill
+the child (no sub-solver's own limit is trusted to say "all"), and solutions stream as the
+solver finds them. Counting enumerates (`solveAll`): natively where the solver can, with
+blocking clauses where CPMpy adds them.
+"""
+
+from __future__ import annotations
+
+import functools
+import queue
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from ..model.problem import Problem, Solution
+from ..run.forked import ChildFailed, streamed
+from .base import Backend, BackendError, Capabilities, Outcome, Plan, Reason, Stats, Task, Unknown, first_of
+
+#: The sub-solvers, best first for `-b cpmpy` alone: Choco is the reference CP solver and the
+#: fastest here on first solutions (60 queens in 0.01 s) and counts, and it is independent of
+#: the cpsat backend's OR-tools; Exact is last (no 60-queens solution within 30 s).
+PREFERRED = ("choco", "ortools", "pumpkin", "z3", "exact")
+
+#: The wheel that brings each sub-solver, for the message when it is missing.
+WHEELS = {"choco": "pychoco", "z3": "z3-solver", "exact": "exact", "pumpkin": "pumpkin-solver", "ortools": "ortools"}
+
+#: The largest board modelled: the forbidden pairs grow as rows^2 for leaping pieces.
+MAX_N = 1000
+
+
+@functools.cache
+def installed() -> tuple[str, ...]:
+    """The sub-solvers CPMpy can run here (its own list, those whose packages are installed)."""
+    from cpmpy import SolverLookup
+
+    return tuple(SolverLookup.supported())
+
+
+def default_solver() -> str | None:
+    return next((s for s in PREFERRED if s in installed()), None)
+
+
+def model(problem: Problem) -> tuple[Any, Any]:
+    """(the CPMpy model, the row variables q): q[r] is the column of the piece in row r."""
+    import cpmpy as cp
+
+    n, m = problem.n, problem.rows
+    q = cp.cpm_array([cp.intvar(0, n - 1, name=f"q{r}") for r in range(m)])  # an array even for m = 1
+    rows = list(range(m))
+    constraints: list[Any] = [cp.AllDifferent(q)]
+    lines, forbidden = problem.line_model
+    for a, b, g in lines:
+        if g:  # a torus: a line's squares share (c - b*r) mod g; shifted to stay non-negative
+            shift = g * (abs(b) * m // g + 1)
+            constraints.append(cp.AllDifferent([(q[r] - b * r + shift) % g for r in rows]))
+        else:
+            for k in range(a):
+                keys = [a * q[r] - b * r for r in rows if r % a == k]
+                if len(keys) > 1:
+                    constraints.append(cp.AllDifferent(keys))
+    by_distance: dict[int, list[int]] = {}
+    for dr, dc in forbidden:
+        by_distance.setdefault(dr, []).append(dc)
+    for dr, offsets in by_distance.items():
+        for r in range(m - dr):
+            constraints += [q[r + dr] - q[r] != dc for dc in offsets]
+    for r, c in problem.blocked:
+        constraints.append(q[r] != c)
+    for r, c in problem.fixed:
+        constraints.append(q[r] == c)
+    return cp.Model(constraints), q
+
+
+def _solutions_in_child(problem: Problem, solver: str, limit: int | None) -> Iterator[Any]:
+    """In the child process: each solution as the solver finds it, then ("end", status)."""
+    import warnings
+
+    warnings.simplefilter("ignore")  # CPMpy's notes on enumeration would reach the user's stderr
+    from cpmpy import SolverLookup
+
+    found: queue.Queue[Any] = queue.Queue(maxsize=1024)
+    built, q = model(problem)
+
+    def run() -> None:
+        try:
+            s = SolverLookup.get(solver, built)
+            s.solveAll(display=lambda: found.put(tuple(int(v) for v in q.value())), solution_limit=limit)
+            found.put(("end", s.status().exitstatus.name))
+        except Exception as exc:
+            found.put(("error", f"{type(exc).__name__}: {exc}"))
+
+    threading.Thread(target=run, daemon=True).start()
+    while True:
+        item = found.get()
+        if isinstance(item[0], str):
+            if item[0] == "error":
+                raise BackendError(item[1])
+            yield item
+            return
+        yield item
+
+
+#: CPMpy's exit statuses after an enumeration that was not stopped from outside, mapped
+#: exhaustively: the search went to its end, or it stopped on its own (a solver's own limit).
+_COMPLETE = {"OPTIMAL", "FEASIBLE", "UNSATISFIABLE"}
+_STOPPED = {"UNKNOWN"}
+_FAILED = {"ERROR", "NOT_RUN"}
+
+
+class CpmpyBackend(Backend):
+    """Options: `solver`, a sub-solver CPMpy reaches (choco, ortools, z3, exact, pumpkin,
+    pysat:NAME...; default the first of PREFERRED installed), and `time_limit` in seconds."""
+
+    capabilities = Capabilities(options=frozenset({"time_limit", "solver"}), max_n=MAX_N, subsolver="solver")
+
+    @classmethod
+    def missing(cls) -> str | None:
+        try:
+            import cpmpy  # noqa: F401
+        except ImportError:
+            return "the cpmpy backend needs CPMpy: pip install 'nqueens_cp[cpmpy]'"
+        if default_solver() is None:
+            return "the cpmpy backend finds no solver: pip install 'nqueens_cp[cpmpy]'"
+        return None
+
+    @classmethod
+    def version(cls) -> str | None:
+        try:
+            import cpmpy
+            from cpmpy import SolverLookup
+        except ImportError:
+            return None
+        solvers = []
+        for name in PREFERRED:
+            if name in installed():
+                solvers.append(f"{name} {SolverLookup.lookup(name).version()}")
+        return f"CPMpy {cpmpy.__version__} ({', '.join(solvers)})"
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.solver_name = options.get("solver")
+
+    @property
+    def label(self) -> str:
+        return f"cpmpy ({self.solver_name or default_solver()})"
+
+    def _solver(self) -> str:
+        """The sub-solver this search runs, checked: installed, or how to install it."""
+        why = self.missing()
+        if why:
+            raise BackendError(why)
+        name = self.solver_name or default_solver()
+        assert name is not None
+        if name not in installed():
+            from cpmpy import SolverLookup
+
+            if name.split(":")[0] in {base for base, _ in SolverLookup.base_solvers()}:
+                base = name.split(":")[0]
+                how = f"pip install {WHEELS[base]}" if base in WHEELS else "install its package (see CPMpy's docs)"
+                raise BackendError(f"cpmpy: the solver {name!r} is not installed here: {how}")
+            known = ", ".join(s for s in installed() if ":" not in s)
+            raise BackendError(f"cpmpy: no solver {name!r} (installed: {known}; or pysat:NAME)")
+        return name
+
+    def _plan(self, problem: Problem, task: Task) -> Plan:
+        name = self._solver()
+        how = "the first solution" if task == Task.FIRST else "every solution (solveAll), streamed"
+        chosen = "" if self.solver_name else f", the best installed ({', '.join(PREFERRED)} in that order)"
+        return Plan(task, f"cpmpy-{name}", f"the CPMpy model solved by {name}{chosen}: {how}, in a killable child")
+
+    def _run(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
+        name = self._solver()
+        deadline = self.deadline()
+        found = 0
+        try:
+            for item in streamed(lambda: _solutions_in_child(problem, name, limit), deadline.check):
+                if isinstance(item[0], str):  # ("end", status)
+                    status = item[1]
+                    if status in _COMPLETE:
+                        return
+                    if status in _STOPPED:
+                        raise Unknown(self.label, Reason.SOLVER_LIMIT, partial=found)
+                    if status in _FAILED:
+                        raise BackendError(f"cpmpy: {name} ended with status {status}")
+                    raise BackendError(f"cpmpy: {name} ended with an unknown status {status}")
+                found += 1
+                stats["solutions"] = found
+                yield item
+        except ChildFailed as exc:
+            raise BackendError(f"cpmpy: {name}: {exc}") from None
+
+    def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
+        return self._run(problem, None, stats)
+
+    def _first(self, problem: Problem, plan: Plan) -> Outcome:
+        stats: Stats = {}
+        return first_of(self._run(problem, 1, stats), stats)
+
+
+BACKEND = CpmpyBackend

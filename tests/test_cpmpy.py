@@ -1,0 +1,83 @@
+"""The cpmpy backend: one CPMpy model solved by every sub-solver CPMpy reaches here (Choco, Z3,
+Exact, Pumpkin, OR-tools), each checked against OEIS; time limits and signals end the child it
+runs in. Skips where CPMpy is not installed (pip install 'nqueens_cp[cpmpy]')."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import Problem
+from nqueens_cp.backends import backend_class
+from tests.conftest import A000170, A007705, A051223, busy, gone, interrupt_when, run, script, tree
+from tests.test_boards import A269133
+from tests.test_pieces import A002464, A137774
+
+MISSING = backend_class("cpmpy").missing()
+pytestmark = [pytest.mark.skipif(MISSING is not None, reason=MISSING or ""), pytest.mark.timeout(300)]
+
+#: The sub-solvers the issue names; each is tested where its wheel is installed.
+SUBSOLVERS = ("choco", "ortools", "z3", "exact", "pumpkin")
+
+
+def _installed(name: str):
+    if MISSING is not None:
+        return pytest.param(name, marks=pytest.mark.skip(reason=MISSING))
+    from nqueens_cp.backends.cpmpy import installed
+
+    why = f"{name} is not installed (pip install 'nqueens_cp[cpmpy]')"
+    return pytest.param(name, marks=pytest.mark.skipif(name not in installed(), reason=why))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("solver", [_installed(s) for s in SUBSOLVERS])
+def test_every_sub_solver_counts_what_oeis_publishes(solver):
+    b = f"cpmpy:{solver}"
+    assert [nq.count(n, b) for n in range(1, 9)] == A000170[:8]
+    assert [nq.count(Problem(n, torus=True), b) for n in range(1, 8)] == A007705[:7]
+    assert [nq.count(Problem(n, "superqueen"), b) for n in range(1, 11)] == A051223[:10]
+    assert [nq.count(Problem(n, "RF"), b) for n in range(1, 8)] == A002464[:7]
+    assert [nq.count(Problem(n, "RN"), b) for n in range(1, 8)] == A137774[:7]
+    for n, row in enumerate(A269133[:6], start=1):
+        assert [nq.count(Problem(n, rows=m), b) for m in range(1, n + 1)] == row, n
+
+
+@pytest.mark.parametrize("solver", [_installed(s) for s in SUBSOLVERS])
+def test_every_sub_solver_finds_the_same_solutions_as_our_engine(solver):
+    p = Problem(8, "RNN", blocked=[(0, 0), (3, 4)], fixed=[(2, 5)], rows=7)
+    assert set(nq.solve(p, f"cpmpy:{solver}")) == set(nq.solve(p))
+    assert nq.first(Problem(3), f"cpmpy:{solver}") is None
+
+
+def test_plain_cpmpy_names_the_solver_it_picked():
+    r = run("first", 8, "-b", "cpmpy", "-v")
+    assert r.exit_code == 0 and "plan: cpmpy cpmpy-" in r.stderr and "the best installed" in r.stderr
+
+
+def test_a_solver_cpmpy_does_not_know_is_one_line():
+    r = run("count", 6, "-b", "cpmpy:nope")
+    assert r.exit_code == 2 and "no solver 'nope'" in r.stderr and "choco" in r.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("solver", [_installed(s) for s in ("choco", "z3")])
+def test_the_time_limit_ends_the_child_and_leaves_a_lower_bound(solver):
+    start = time.monotonic()
+    proc = subprocess.run(
+        [script(), "count", "14", "-b", f"cpmpy:{solver}", "--time-limit", "2"], capture_output=True, timeout=60
+    )
+    assert proc.returncode == 3 and b"time limit" in proc.stderr and b"partial" in proc.stdout
+    assert time.monotonic() - start < 2 + 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_the_solver_at_once(sig, code):
+    working = lambda pid: any(busy(0.5)(c) for c in tree(pid))  # noqa: E731  the child at work
+    result, took, _err, kids = interrupt_when(["count", 16, "-b", "cpmpy:choco"], working, sig)
+    assert result == code and took < 2.5
+    assert gone(kids)
