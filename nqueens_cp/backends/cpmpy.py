@@ -13,20 +13,20 @@ blocked squares left out of a row's domain, pre-placed pieces fixed.
 Every search runs in a forked child process (`run.forked`) that sends each solution as it is
 found: a solver's call cannot be stopped from Python, so the deadline, Ctrl-C and SIGTERM kill
 the child (no sub-solver's own limit is trusted to say "all"), and solutions stream as the
-solver finds them. Counting enumerates (`solveAll`): natively where the solver can, with
-blocking clauses where CPMpy adds them.
+solver hands them to CPMpy. Counting enumerates (`solveAll`): natively where the solver can,
+with blocking clauses where CPMpy adds them. CPMpy's Choco interface asks Choco for all the
+solutions at once, so a Choco enumeration stopped by a limit knows of none (a lower bound of 0);
+the other sub-solvers report each solution as they find it.
 """
 
 from __future__ import annotations
 
 import functools
-import queue
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 from ..model.problem import Problem, Solution
-from ..run.forked import ChildFailed, streamed
+from ..run.forked import ChildFailed, emitted
 from .base import Backend, BackendError, Capabilities, Outcome, Plan, Reason, Stats, Task, Unknown, first_of
 
 #: The sub-solvers, best first for `-b cpmpy` alone: Choco is the reference CP solver and the
@@ -84,33 +84,18 @@ def model(problem: Problem) -> tuple[Any, Any]:
     return cp.Model(constraints), q
 
 
-def _solutions_in_child(problem: Problem, solver: str, limit: int | None) -> Iterator[Any]:
-    """In the child process: each solution as the solver finds it, then ("end", status)."""
+def _solutions_in_child(problem: Problem, solver: str, limit: int | None, emit: Any) -> None:
+    """In the child process, on its main thread: each solution as the solver finds it, then
+    ("end", CPMpy's exit status)."""
     import warnings
 
     warnings.simplefilter("ignore")  # CPMpy's notes on enumeration would reach the user's stderr
     from cpmpy import SolverLookup
 
-    found: queue.Queue[Any] = queue.Queue(maxsize=1024)
     built, q = model(problem)
-
-    def run() -> None:
-        try:
-            s = SolverLookup.get(solver, built)
-            s.solveAll(display=lambda: found.put(tuple(int(v) for v in q.value())), solution_limit=limit)
-            found.put(("end", s.status().exitstatus.name))
-        except Exception as exc:
-            found.put(("error", f"{type(exc).__name__}: {exc}"))
-
-    threading.Thread(target=run, daemon=True).start()
-    while True:
-        item = found.get()
-        if isinstance(item[0], str):
-            if item[0] == "error":
-                raise BackendError(item[1])
-            yield item
-            return
-        yield item
+    s = SolverLookup.get(solver, built)
+    s.solveAll(display=lambda: emit(tuple(int(v) for v in q.value())), solution_limit=limit)
+    emit(("end", s.status().exitstatus.name))
 
 
 #: CPMpy's exit statuses after an enumeration that was not stopped from outside, mapped
@@ -186,7 +171,7 @@ class CpmpyBackend(Backend):
         deadline = self.deadline()
         found = 0
         try:
-            for item in streamed(lambda: _solutions_in_child(problem, name, limit), deadline.check):
+            for item in emitted(functools.partial(_solutions_in_child, problem, name, limit), deadline.check):
                 if isinstance(item[0], str):  # ("end", status)
                     status = item[1]
                     if status in _COMPLETE:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..model.problem import NQueensError
 from ..run.files import replacing
-from .results import DECIDED, Row, is_wrong
+from .results import Row, is_ranked
 
 PLOT_SUFFIXES = (".png", ".svg")
 
@@ -40,7 +40,7 @@ def pyplot() -> Any:
 
 
 def _solved(row: Row) -> bool:
-    return row.status in DECIDED and not is_wrong(row)
+    return is_ranked(row)
 
 
 def plot(rows: list[Row], backends: list[str], time_limit: float | None, path: Path) -> None:

@@ -116,6 +116,12 @@ def is_wrong(row: Row) -> bool:
     return row.wrong
 
 
+def is_ranked(row: Row) -> bool:
+    """A run that counts as solved in summaries and plots: decided, not wrong, and timed (a
+    decided run with no time, from an edited file, cannot be ranked: it counts as unknown)."""
+    return row.status in DECIDED and not is_wrong(row) and row.seconds is not None
+
+
 def _typed(row: dict[str, str]) -> dict[str, Any]:
     """A CSV row back to the values a JSON row holds."""
     out: dict[str, Any] = {}
@@ -205,8 +211,6 @@ def _malformed(row: Any) -> str | None:
         v = row.get(col)
         if v is not None and not _number(v):
             return f"{col} is {v!r}"
-    if row.get("status") == "solved" and row.get("seconds") is None:
-        return "a solved run has no seconds"
     if row.get("check") and Check.of(row["check"]) is None:
         return f"check is {row['check']!r}"
     answer = row.get("answer")
@@ -289,7 +293,7 @@ def summarize(rows: Iterable[Row], backends: list[str], time_limit: float | None
     for name in backends:
         mine = [r for r in rows if r.backend == name]
         supported = [r for r in mine if r.status != "unsupported"]
-        good = [r for r in supported if r.status in DECIDED and not is_wrong(r)]
+        good = [r for r in supported if is_ranked(r)]
         wrong = [r for r in supported if is_wrong(r)]
         times = [float(r.seconds) for r in good]
         unsolved = len(supported) - len(good)

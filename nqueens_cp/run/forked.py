@@ -26,16 +26,26 @@ class ChildFailed(Exception):
     """The work raised in the child (its message), or the child ended without finishing."""
 
 
-def _serve(produce: Callable[[], Iterable[Any]], out: Any, parent: int) -> None:
+Work = Callable[[Callable[[Any], None]], None]
+
+
+def _serve(work: Work, out: Any, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent)
     try:
-        for item in produce():
-            out.send(("item", item))
+        work(lambda item: out.send(("item", item)))
         out.send(("end", None))
     except Exception as exc:  # said by the parent
         out.send(("error", str(exc) or type(exc).__name__))
+
+
+def _all_of(produce: Callable[[], Iterable[Any]]) -> Work:
+    def work(emit: Callable[[Any], None]) -> None:
+        for item in produce():
+            emit(item)
+
+    return work
 
 
 def streamed(produce: Callable[[], Iterable[Any]], poll: Callable[[int], None]) -> Iterator[Any]:
@@ -43,9 +53,16 @@ def streamed(produce: Callable[[], Iterable[Any]], poll: Callable[[int], None]) 
     called with the number of items so far every POLL_SECONDS and after each item; when it
     raises (a deadline), or on Ctrl-C, SIGTERM or the caller closing this generator, the child
     is killed before the exception goes on. Raises ChildFailed if the work fails."""
+    return emitted(_all_of(produce), poll)
+
+
+def emitted(work: Work, poll: Callable[[int], None]) -> Iterator[Any]:
+    """As `streamed`, for work that hands out its items through a callback, `work(emit)`: a
+    solver that reports each solution from inside its own call runs on the child's main thread
+    (Choco's native image crashed when its search ran on another thread)."""
     context = mp.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_serve, args=(produce, send, os.getpid()), daemon=True)
+    child = context.Process(target=_serve, args=(work, send, os.getpid()), daemon=True)
     child.start()
     send.close()
     found = 0
