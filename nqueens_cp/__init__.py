@@ -35,6 +35,11 @@ _WHERE = {
 __all__ = sorted(_WHERE)
 
 
+def __dir__() -> list[str]:
+    """The API as well as what is loaded: names load on first use, so dir() would miss them."""
+    return sorted({*globals(), *_WHERE})
+
+
 def __getattr__(name: str) -> Any:
     if name not in _WHERE:
         raise AttributeError(f"module 'nqueens_cp' has no attribute {name!r}")

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
+from nqueens_cp.backends import BACKENDS
 from nqueens_cp.io.formats import read_model
 from tests.conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy
 
@@ -233,3 +234,15 @@ def test_our_sequential_counter_is_python_sats_and_means_at_most_one():
                 for values in product((False, True), repeat=k):
                     assumptions = [v if on else -v for v, on in zip(lits, values, strict=True)]
                     assert s.solve(assumptions=assumptions) == (sum(values) <= 1), values
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_every_backend_says_its_version(name):
+    """Reports named the MiniZinc and clingo versions but not OR-tools' or python-sat's."""
+    from nqueens_cp.backends import backend_class
+
+    cls = backend_class(name)
+    if cls.missing() is not None:
+        pytest.skip(cls.missing())
+    said = cls.version()
+    assert said and any(ch.isdigit() for ch in said), said

@@ -9,6 +9,7 @@ import os
 import signal
 import stat
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -518,3 +519,23 @@ def test_checking_answers_holds_their_distinct_solutions_compactly_and_a_few_fau
     r = run("check", 8, answers)
     assert r.exit_code == 1 and f"... and {100 - KEPT} more invalid" in r.stdout
     assert r.stdout.count("invalid, line") == KEPT
+
+
+def test_small_inputs_that_went_wrong_in_the_audit(tmp_path, monkeypatch):
+    """compare --time-limit 1e300 was a traceback; TOML rows = 0 said "board size 0"; a relative
+    XDG_CACHE_HOME or an empty HOME put the cache in odd places; dir(nqueens_cp) listed no API."""
+    from nqueens_cp.run.compiled import cache_dir
+
+    r = run("compare", "--n", 5, "--backends", "bitmask", "--time-limit", "1e300")
+    assert r.exit_code == 2 and "--time-limit must be" in r.stderr
+    model = tmp_path / "r0.toml"
+    model.write_text("n = 8\nrows = 0\n")
+    r = run("count", "--model", model)
+    assert r.exit_code == 2 and "rows 0 is out of range" in r.stderr
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert os.path.isabs(cache_dir()) and "relative" not in cache_dir()
+    monkeypatch.setenv("HOME", "")
+    assert cache_dir().startswith(tempfile.gettempdir())
+    import nqueens_cp
+
+    assert {"count", "solve", "first", "Problem", "get_backend"} <= set(dir(nqueens_cp))

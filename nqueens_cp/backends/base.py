@@ -189,6 +189,20 @@ class Capabilities:
 
 TASKS = tuple(Task)
 
+
+def package_version(*packages: str) -> str | None:
+    """`name version` of each installed distribution in `packages` (None where none is)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    found = []
+    for name in packages:
+        try:
+            found.append(f"{name} {installed(name)}")
+        except PackageNotFoundError:
+            continue
+    return ", ".join(found) or None
+
 Stats = dict[str, int]
 
 
@@ -268,8 +282,9 @@ class Backend:
 
     @classmethod
     def version(cls) -> str | None:
-        """Optional. The solver's name and version as a report states them, or None."""
-        return None
+        """The solver's name and version as reports and --json records state them, or None where
+        it is not installed. Every backend says it (`package_version` serves most)."""
+        raise NotImplementedError(f"backend {cls.name!r} does not say its version")
 
     def deadline(self) -> Deadline:
         """A fresh deadline for a search starting now, from the `time_limit` option."""

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import constraint as pc
 
 from ..model.problem import Problem, Solution
-from .base import Backend, Capabilities, Plan, Stats
+from .base import Backend, Capabilities, Plan, Stats, package_version
 
 #: The largest board modelled: n^2/2 pairwise constraints (20,000 here).
 MAX_N = 200
@@ -44,6 +44,10 @@ class ConstraintBackend(Backend):
     not ignored); being Python, it sees Ctrl-C at once."""
 
     capabilities = Capabilities(max_n=MAX_N)
+
+    @classmethod
+    def version(cls) -> str | None:
+        return package_version("python-constraint2")
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
         m = problem.rows

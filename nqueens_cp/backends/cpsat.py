@@ -35,6 +35,7 @@ from .base import (
     TimeLimitReached,
     Unknown,
     UnsupportedProblem,
+    package_version,
 )
 
 
@@ -164,6 +165,10 @@ class CpSatBackend(Backend):
     capabilities = Capabilities(
         options=frozenset({"workers", "time_limit", "seed", "params"}), max_n=MAX_N, exports=frozenset({"cpsat"})
     )
+
+    @classmethod
+    def version(cls) -> str | None:
+        return package_version("ortools")
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
         if task == Task.FIRST:

@@ -37,6 +37,7 @@ from .base import (
     Unknown,
     UnsupportedProblem,
     first_of,
+    package_version,
 )
 
 #: The largest board modelled: n^2 variables and O(n^2) clauses.
@@ -252,6 +253,10 @@ class SatBackend(Backend):
             raise BackendError(
                 f"unknown SAT solver {self.solver_name!r} (known: {', '.join(known)}; or cmd:PROGRAM for a binary)"
             )
+
+    @classmethod
+    def version(cls) -> str | None:
+        return package_version("python-sat")
 
     @property
     def label(self) -> str:

@@ -36,13 +36,13 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _check_size(path: Path, line: int | None, n: object) -> int:
-    """The board size, checked before anything is built from it."""
+def _check_size(path: Path, line: int | None, n: object, what: str = "board size") -> int:
+    """The board size (or the rows), checked before anything is built from it."""
     if not _is_int(n):
-        raise ModelFileError(path, line, f"the board size must be an integer, got {n!r}")
+        raise ModelFileError(path, line, f"the {what} must be an integer, got {n!r}")
     assert isinstance(n, int)
     if not 1 <= n <= MAX_N:
-        raise ModelFileError(path, line, f"board size {n} is out of range 1..{MAX_N}")
+        raise ModelFileError(path, line, f"{what} {n} is out of range 1..{MAX_N}")
     return n
 
 
@@ -96,7 +96,7 @@ def read_toml(path: Path, text: str) -> Problem:
         raise ModelFileError(path, None, "missing the board size `n = ...`")
     _check_size(path, line_of_key("n"), data["n"])
     if "rows" in data:
-        _check_size(path, line_of_key("rows"), data["rows"])
+        _check_size(path, line_of_key("rows"), data["rows"], "rows")
     piece: object = data.get("piece", "queen")
     if isinstance(piece, dict):  # a [piece] table: the moves themselves
         extra = set(piece) - {"name", "leapers", "riders", "lines"}

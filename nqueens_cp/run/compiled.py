@@ -15,8 +15,17 @@ import os
 
 
 def cache_dir() -> str:
-    """$XDG_CACHE_HOME/nqueens_cp/numba (~/.cache/nqueens_cp/numba)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """$XDG_CACHE_HOME/nqueens_cp/numba (~/.cache/nqueens_cp/numba). A relative XDG_CACHE_HOME
+    is ignored, as the XDG spec asks (it put the cache under whatever folder a run started in);
+    with no usable home either, the cache is a folder of this user's in the temporary folder."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~") if os.environ.get("HOME", "~") else ""  # an empty HOME reads as /
+        base = os.path.join(home, ".cache") if os.path.isabs(home) and home != "/" else ""
+    if not base:
+        import tempfile
+
+        base = os.path.join(tempfile.gettempdir(), f"nqueens_cp-{os.getuid()}")
     return os.path.join(base, "nqueens_cp", "numba")
 
 

@@ -31,6 +31,7 @@ from ..base import (
     UnsupportedProblem,
     counted,
     first_of,
+    package_version,
 )
 from . import planner, pysearch
 from .construct import construct
@@ -55,6 +56,10 @@ class BitmaskBackend(Backend):
         own_count=True,
         repeat_free=True,
     )
+
+    @classmethod
+    def version(cls) -> str | None:
+        return package_version("nqueens_cp", "numba")
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
         from ...run.parallel import default_workers, max_workers
