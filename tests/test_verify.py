@@ -1,5 +1,6 @@
 """The cross-check (issue 3): the three backends agree, and verify catches a broken one."""
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -10,7 +11,7 @@ from nqueens_cp import Problem
 from nqueens_cp.backends.bitmask import BitmaskBackend
 from nqueens_cp.check.verify import prefixes, verify, verify_partition
 from nqueens_cp.io.formats import read_model
-from tests.conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy
+from tests.conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy, run
 
 
 class DropsOne(BitmaskBackend):
@@ -139,3 +140,13 @@ def test_a_fully_blocked_row_has_no_solution_on_every_backend(n):
     assert verdict.agree, verdict.describe()
     assert {r.count for r in verdict.runs} == {0}
     assert nq.first(p, "cpsat") is None
+
+
+def test_verify_says_which_backends_it_left_out_and_why():
+    """verify dropped backends without saying which and why; --json had no plan."""
+    r = run("verify", 6, "--time-limit", 5)
+    assert r.exit_code == 0 and "left out: constraint (its search cannot be stopped at a time limit)" in r.stdout
+    r = run("verify", 6, "--time-limit", 5, "--json")
+    record = json.loads(r.stdout)
+    assert {"backend": "constraint", "why": "its search cannot be stopped at a time limit"} in record["left_out"]
+    assert all(run_["plan"] and run_["version"] for run_ in record["runs"])

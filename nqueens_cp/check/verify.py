@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..api import known
-from ..backends import Backend, BackendError, Unknown, WrongAnswer, available_backends, backend_class, get_backend
+from ..backends import BACKENDS, Backend, BackendError, Unknown, WrongAnswer, backend_class, get_backend
 from ..model.problem import Problem, Solution, Square, as_problem
 
 #: How many example solutions or prefixes a report names per kind of difference.
@@ -36,6 +36,9 @@ class BackendRun:
     error: str | None = None
     #: Why the run stopped before it finished (a time limit): its count is then a lower bound.
     unknown: str | None = None
+    #: The algorithm that ran (the backend's plan), and the solver's version.
+    plan: str = ""
+    version: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -50,6 +53,8 @@ class Verdict:
     prefix_disagreements: list[tuple[tuple[Square, ...], dict[str, int]]] = field(default_factory=list)
     prefixes: int = 0
     partitioned: bool = False
+    #: The backends that were not run (none named, so every one installed was a candidate), and why.
+    left_out: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def compared(self) -> bool:
@@ -103,6 +108,8 @@ class Verdict:
             "unknown": "unknown: no difference found before a limit was reached",
             "agree": "agree",
         }
+        for name, why in self.left_out:
+            lines.append(f"left out: {name} ({why})")
         lines.append(said[self.status])
         return lines
 
@@ -118,10 +125,10 @@ class Verdict:
 
 def _backends(
     names: Sequence[str | Backend] | None, options: dict[str, dict], problem: Problem, time_limit: float | None
-) -> list[Backend]:
-    """The backends to compare: those named, or every one installed here that models the problem
-    (and, under a time limit, can honour it). A named backend that cannot honour the limit is
-    refused."""
+) -> tuple[list[Backend], list[tuple[str, str]]]:
+    """(the backends to compare, those left out with why): those named, or every one installed
+    here that models the problem (and, under a time limit, can honour it). A named backend that
+    cannot honour the limit is refused."""
 
     def made(name: str) -> Backend:
         given = dict(options.get(name, {}))
@@ -129,24 +136,35 @@ def _backends(
             given["time_limit"] = time_limit
         return get_backend(name, **given)
 
+    left_out: list[tuple[str, str]] = []
     if names is None:
-        honours = {n: backend_class(n).capabilities.options for n in available_backends()}
-        bounded = [n for n, options in honours.items() if time_limit is None or "time_limit" in options]
-        out = [b for b in map(made, bounded) if _can_run(b, problem)]
+        out = []
+        for name in BACKENDS:
+            cls = backend_class(name)
+            why = cls.missing()
+            if why is None and time_limit is not None and "time_limit" not in cls.capabilities.options:
+                why = "its search cannot be stopped at a time limit"
+            if why is None:
+                b = made(name)
+                why = _cannot_run(b, problem)
+                if why is None:
+                    out.append(b)
+                    continue
+            left_out.append((name, why))
     else:
         out = [name if isinstance(name, Backend) else made(name) for name in names]
     if len(out) < 2:
         raise BackendError("verify needs at least two backends")
-    return out
+    return out, left_out
 
 
-def _can_run(backend: Backend, problem: Problem) -> bool:
-    """Whether the backend models `problem` and honours its options (a time limit) for it."""
+def _cannot_run(backend: Backend, problem: Problem) -> str | None:
+    """Why the backend cannot model `problem` or honour its options (a time limit) for it."""
     try:
         backend.plan(problem, "solve")
-    except BackendError:
-        return False
-    return True
+    except BackendError as exc:
+        return str(exc)
+    return None
 
 
 def verify(
@@ -162,13 +180,14 @@ def verify(
     p = as_problem(problem)
     runs: list[BackendRun] = []
     found: dict[str, set[Solution]] = {}
-    for b in _backends(backends, options or {}, p, time_limit):
-        run = BackendRun(b.name)
+    chosen, left_out = _backends(backends, options or {}, p, time_limit)
+    for b in chosen:
+        run = BackendRun(b.name, version=type(b).version())
         runs.append(run)
         seen: set[Solution] = set()
         start = time.perf_counter()
         try:
-            b.plan(p, "solve")
+            run.plan = b.plan(p, "solve").algorithm
             for sol in b.solutions(p):  # each checked by Problem.explain on the way
                 sol = tuple(sol)
                 if sol in seen:  # a backend whose stream is not held for repeats
@@ -199,7 +218,7 @@ def verify(
                 continue
             for sol in sorted(found[other.backend] - mine):
                 run.missed.append((sol, other.backend))
-    return Verdict(p, runs)
+    return Verdict(p, runs, left_out=left_out)
 
 
 def prefixes(problem: Problem, depth: int) -> Iterator[tuple[Square, ...]]:
@@ -252,9 +271,9 @@ def verify_partition(
     """Compare per-prefix counts: the first `depth` rows fixed to each possible prefix, or to a
     seeded random sample of `sample` prefixes. `time_limit`: seconds for each count."""
     p = as_problem(problem)
-    bs = _backends(backends, options or {}, p, time_limit)
+    bs, left_out = _backends(backends, options or {}, p, time_limit)
     chosen = list(prefixes(p, depth)) if sample is None else _sample(prefixes(p, depth), sample, seed)
-    runs = [BackendRun(b.name, count=0) for b in bs]
+    runs = [BackendRun(b.name, count=0, plan=b.plan(p, "count").algorithm, version=type(b).version()) for b in bs]
     bad: list[tuple[tuple[Square, ...], dict[str, int]]] = []
     for i, prefix in enumerate(chosen):
         sub = p.with_fixed(prefix)
@@ -277,4 +296,4 @@ def verify_partition(
             bad.append((prefix, counts))
         if progress:
             progress(i + 1, len(chosen))
-    return Verdict(p, runs, prefix_disagreements=bad, prefixes=len(chosen), partitioned=True)
+    return Verdict(p, runs, prefix_disagreements=bad, prefixes=len(chosen), partitioned=True, left_out=left_out)

@@ -153,6 +153,8 @@ def _verify_backends(
     runs = [
         {
             "backend": r.backend,
+            "plan": r.plan,
+            "version": r.version,
             "count": r.count,
             "seconds": round(r.seconds, 6),
             "unknown": r.unknown,
@@ -163,7 +165,9 @@ def _verify_backends(
         }
         for r in verdict.runs
     ]
-    say.record(p, verdict.status, runs=runs, prefixes=verdict.prefixes if verdict.partitioned else None)
+    left_out = [{"backend": name, "why": why} for name, why in verdict.left_out]
+    prefixes = verdict.prefixes if verdict.partitioned else None
+    say.record(p, verdict.status, runs=runs, left_out=left_out, prefixes=prefixes)
     if verdict.compared and verdict.disagree:
         return EXIT_DISAGREE, None
     if verdict.agree:
