@@ -124,6 +124,7 @@ class BitmaskBackend(Backend):
         run = {
             Algorithm.COUNT_SPLIT: lambda p: self._count_split(p, plan),
             Algorithm.CONSTELLATIONS: lambda p: self._count_constellations(p, plan),
+            Algorithm.JOIN: lambda p: self._count_join(p, plan),
             Algorithm.MRV: lambda p: self._one_item(self._mrv(p, stop_at=0)),
             Algorithm.ROWS_PYTHON: lambda p: self._one_item(self._count_rows(p, plan)),
             Algorithm.COUNT_ROWS: lambda p: self._one_item(self._count_rows(p, plan)),
@@ -209,6 +210,37 @@ class BitmaskBackend(Backend):
             return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
         return Outcome(Status.SOLVED, count=total, stats={"nodes": nodes})
 
+    def _count_join(self, problem: Problem, plan: Plan) -> Outcome:
+        """The half-boards joined (join.py): the same numbered items `partition` hands to
+        checkpoints and Dask, on the pool or in this process, where a watcher stops the
+        compiled call between two column sets on Ctrl-C or at the deadline."""
+        from ..watch import watched
+        from . import join
+
+        deadline = self.deadline()
+        progress = self.settings.get("progress")
+        part = join.partition(problem)
+        total = 0
+        try:
+            if plan.workers > 1:
+                from ...run.parallel import share_work
+
+                join.load_kernels()
+                (total,) = share_work(part.func, part.size, plan.workers, part.context, 1, progress, deadline.check)
+            else:
+                spent = 0.0
+                with watched(deadline) as stop:
+                    for i in range(part.size):
+                        start = time.perf_counter()
+                        count = join.count_item(part.context, i, stop)
+                        deadline.check(total)  # an item stopped at the deadline: its part is not taken
+                        total += count
+                        spent += time.perf_counter() - start
+                        report(progress, i + 1, part.size, total, spent)
+        except Unknown as exc:
+            return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
+        return Outcome(Status.SOLVED, count=total)
+
     def _mrv(self, problem: Problem, stop_at: int) -> Outcome:
         """The constrained-board search in budgeted slices: the first solution (stop_at = 1)
         or the count (stop_at = 0)."""
@@ -277,6 +309,14 @@ class BitmaskBackend(Backend):
         from ...run.partition import Partition
 
         plan = self.plan(problem, Task.COUNT)
+        if plan.algorithm == Algorithm.JOIN:
+            if depth is not None:
+                raise UnsupportedProblem(
+                    "bitmask: this count is cut into sets of top columns (the join); --depth applies to row splits"
+                )
+            from . import join
+
+            return join.partition(problem)
         if plan.algorithm == Algorithm.CONSTELLATIONS:
             if depth is not None:
                 raise UnsupportedProblem(
