@@ -1,10 +1,10 @@
-"""Counting by joining half-boards (issue 36): a prototype of the join, timed against the
-constellation counter in one run, as ratios, with where its time goes.
+"""Counting by joining half-boards (issue 36): the engine's join (backends/bitmask/join.py),
+timed against the constellation counter in one run, as ratios, with where its time goes.
 
     python benchmarks/bench_join.py            # n = 12..16
     python benchmarks/bench_join.py 16 18 --sample 10
 
-The method, as measured here (it is not the engine's yet: the planner never picks it):
+The method (the planner takes it for queens on even boards from n = 18):
 - Split the board into the top h = n // 2 rows and the bottom n - h rows. A solution puts its
   top queens on some set C of h columns and its bottom queens on the other n - h.
 - For each C, list the top half's partial solutions (h queens on the top rows, on the columns
@@ -28,179 +28,29 @@ them into listing the partials and matching them.
 from __future__ import annotations
 
 import argparse
-import itertools
 import time
 
 import numpy as np
-from numba import njit
 
 import nqueens_cp as nq
-from nqueens_cp.backends.bitmask.bits import popcount, trailing_zeros
+from nqueens_cp.backends.bitmask import join
 
 A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104, 18: 666090624}
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
-ALL = ~np.uint64(0)
 
 
-@njit(cache=True, nogil=True)
-def partials(n, h, r0, rows, allowed, out):
-    """The signatures of every placement of `rows` queens on rows r0.. in the columns of
-    `allowed` (as many columns as rows), written to `out`; their number, or -1 if `out` is full."""
-    full = (ONE << np.uint64(n)) - ONE
-    window = (ONE << np.uint64(n - 1)) - ONE
-    avail = np.zeros(rows, np.uint64)
-    cols = np.zeros(rows, np.uint64)
-    ld = np.zeros(rows, np.uint64)
-    rd = np.zeros(rows, np.uint64)
-    d1 = np.zeros(rows, np.uint64)
-    d2 = np.zeros(rows, np.uint64)
-    k = 0
-    i = 0
-    avail[0] = allowed
-    while True:
-        a = avail[i]
-        if a == ZERO:
-            if i == 0:
-                return k
-            i -= 1
-            continue
-        bit = a & (~a + ONE)
-        avail[i] = a ^ bit
-        c = trailing_zeros(bit)
-        r = r0 + i
-        nd1 = d1[i] | (ONE << np.uint64(r + c))
-        nd2 = d2[i] | (ONE << np.uint64(r - c + n - 1))
-        if i == rows - 1:
-            if k == out.shape[0]:
-                return -1
-            out[k] = ((nd1 >> np.uint64(h)) & window) | (((nd2 >> np.uint64(h)) & window) << np.uint64(n - 1))
-            k += 1
-            continue
-        nc = cols[i] | bit
-        nl = ((ld[i] | bit) << ONE) & full
-        nr = (rd[i] | bit) >> ONE
-        i += 1
-        cols[i], ld[i], rd[i], d1[i], d2[i] = nc, nl, nr, nd1, nd2
-        avail[i] = allowed & ~(nc | nl | nr)
-
-
-@njit(cache=True, nogil=True)
-def matching(small, big, nbits, maxcut):
-    """The pairs (s, b) of small x big with s & b == 0, 64 at a time (see the module's text)."""
-    fs = np.zeros(nbits, np.int64)
-    fb = np.zeros(nbits, np.int64)
-    for x in small:
-        while x != ZERO:
-            fs[trailing_zeros(x)] += 1
-            x &= x - ONE
-    for x in big:
-        while x != ZERO:
-            fb[trailing_zeros(x)] += 1
-            x &= x - ONE
-    k = 0
-    while k < maxcut and (big.shape[0] >> (k + 1)) >= 256:
-        k += 1
-    score = fs * fb
-    cuts = np.zeros(k, np.int64)
-    for j in range(k):
-        cuts[j] = np.argmax(score)
-        score[cuts[j]] = -1
-    cutmask = ZERO
-    for j in range(k):
-        cutmask |= ONE << np.uint64(cuts[j])
-    buckets = 1 << k
-    index = np.empty(big.shape[0], np.int64)
-    sizes = np.zeros(buckets, np.int64)
-    for i in range(big.shape[0]):
-        v = 0
-        for j in range(k):
-            if (big[i] >> np.uint64(cuts[j])) & ONE:
-                v |= 1 << j
-        index[i] = v
-        sizes[v] += 1
-    first = np.zeros(buckets + 1, np.int64)
-    for b in range(buckets):
-        first[b + 1] = first[b] + (sizes[b] + 63) // 64
-    groups = first[buckets]
-    lacks = np.full(nbits * groups, ALL)
-    valid = np.zeros(groups, np.uint64)
-    placed = np.zeros(buckets, np.int64)
-    for i in range(big.shape[0]):
-        b = index[i]
-        g = first[b] + placed[b] // 64
-        bit = ONE << np.uint64(placed[b] % 64)
-        placed[b] += 1
-        valid[g] |= bit
-        x = big[i] & ~cutmask
-        while x != ZERO:
-            lacks[trailing_zeros(x) * groups + g] &= ~bit
-            x &= x - ONE
-    rows = np.empty(nbits, np.int64)
-    acc = np.empty(groups, np.uint64)
-    total = 0
-    for x in small:
-        mine = 0
-        for j in range(k):
-            if (x >> np.uint64(cuts[j])) & ONE:
-                mine |= 1 << j
-        m = 0
-        y = x & ~cutmask
-        while y != ZERO:
-            rows[m] = trailing_zeros(y) * groups
-            m += 1
-            y &= y - ONE
-        free = (buckets - 1) & ~mine
-        s = free
-        while True:  # every bucket whose cut bits are disjoint from this partial's
-            g0, g1 = first[s], first[s + 1]
-            w = g1 - g0
-            for g in range(w):
-                acc[g] = valid[g0 + g]
-            for j in range(m):
-                base = rows[j] + g0
-                for g in range(w):
-                    acc[g] &= lacks[base + g]
-            for g in range(w):
-                total += popcount(acc[g])
-            if s == 0:
-                break
-            s = (s - 1) & free
-    return total
-
-
-def listed(n: int, r0: int, rows: int, allowed: int) -> np.ndarray:
-    out = np.empty(1 << 12, np.uint64)
-    while (k := partials(n, n // 2, r0, rows, np.uint64(allowed), out)) < 0:
-        out = np.empty(2 * out.shape[0], np.uint64)
-    return out[:k]
-
-
-def column_sets(n: int) -> list[tuple[int, int]]:
-    """(C, weight): one set of top columns per class under the mirrors that hold."""
-    full, h = (1 << n) - 1, n // 2
-    mirror = lambda c: int(f"{c:0{n}b}"[::-1], 2)  # noqa: E731
-    out = []
-    for combo in itertools.combinations(range(n), h):
-        c = sum(1 << x for x in combo)
-        orbit = {c, mirror(c)} | ({full ^ c, full ^ mirror(c)} if n % 2 == 0 else set())
-        if c == min(orbit):
-            out.append((c, len(orbit)))
-    return out
-
-
-def join_count(n: int, sample: int = 1, maxcut: int = 8) -> tuple[int, float, float]:
+def join_count(n: int, sample: int = 1) -> tuple[int, float, float]:
     """(count, seconds listing partials, seconds matching) over every `sample`-th column set
     (times scaled up by `sample`; the count is whole only for sample = 1)."""
     h, full = n // 2, (1 << n) - 1
     total, listing, matched = 0, 0.0, 0.0
-    for c, weight in column_sets(n)[::sample]:
+    sets, weights = join.column_sets(n)
+    for c, weight in zip(sets[::sample].tolist(), weights[::sample].tolist(), strict=True):
         start = time.perf_counter()
-        top, bottom = listed(n, 0, h, c), listed(n, h, n - h, full ^ c)
+        top, bottom = join.listed(n, 0, h, np.uint64(c)), join.listed(n, h, n - h, np.uint64(full ^ c))
         middle = time.perf_counter()
         if len(top) and len(bottom):
             small, big = (top, bottom) if len(top) <= len(bottom) else (bottom, top)
-            total += weight * matching(small, big, 2 * n - 2, maxcut)
+            total += weight * join.matching(small, big, 2 * n - 2)
         listing += middle - start
         matched += time.perf_counter() - middle
     return total, listing * sample, matched * sample

@@ -102,7 +102,8 @@ def _partials(n, r0, rows, allowed, out):
 
 
 @njit(cache=True, nogil=True)
-def _listed(n, r0, rows, allowed):
+def listed(n, r0, rows, allowed):
+    """The signatures of the partial solutions on `rows` rows from r0 in the columns `allowed`."""
     out = np.empty(FIRST_ROOM, np.uint64)
     while True:
         k = _partials(n, r0, rows, allowed, out)
@@ -112,7 +113,7 @@ def _listed(n, r0, rows, allowed):
 
 
 @njit(cache=True, nogil=True)
-def _matching(small, big, nbits):
+def matching(small, big, nbits):
     """The pairs of small x big whose signatures share no bit (see the module's text)."""
     fs = np.zeros(nbits, np.int64)
     fb = np.zeros(nbits, np.int64)
@@ -204,16 +205,16 @@ def count_sets(n, sets, weights, stop):
     for i in range(sets.shape[0]):
         if stop[0] != 0:
             return total
-        top = _listed(n, 0, h, sets[i])
+        top = listed(n, 0, h, sets[i])
         if top.shape[0] == 0:
             continue
-        bottom = _listed(n, h, n - h, full & ~sets[i])
+        bottom = listed(n, h, n - h, full & ~sets[i])
         if bottom.shape[0] == 0:
             continue
         if top.shape[0] <= bottom.shape[0]:
-            total += weights[i] * _matching(top, bottom, 2 * n - 2)
+            total += weights[i] * matching(top, bottom, 2 * n - 2)
         else:
-            total += weights[i] * _matching(bottom, top, 2 * n - 2)
+            total += weights[i] * matching(bottom, top, 2 * n - 2)
     return total
 
 
