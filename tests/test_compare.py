@@ -358,3 +358,18 @@ def test_the_warm_up_takes_the_run_s_own_algorithm(n, task):
     small = _warm_problem(b, p, task)
     assert small.n <= WARM_MAX_N
     assert b.plan(small, task).algorithm == b.plan(p, task).algorithm
+
+
+def test_a_resumed_run_naming_fewer_backends_keeps_the_wrong_one_in_its_summary(tmp_path):
+    """A resumed compare that named fewer backends hid the wrong one from its summary while
+    exiting 1 for it."""
+    out = tmp_path / "r.jsonl"
+    assert run("compare", "--n", "7..8", "--backends", "bitmask,cpsat", "-o", out).exit_code == 0
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    wrong = next(x for x in rows if x["backend"] == "cpsat" and x["instance"] == "queen-8")
+    wrong["answer"] = 93
+    out.write_text("".join(json.dumps(x) + "\n" for x in rows))
+    r = run("compare", "--n", "7..9", "--backends", "bitmask", "-o", out, "--resume", "--json")
+    assert r.exit_code == 1 and "wrong answer" in r.stderr
+    summary = {s["backend"]: s for s in json.loads(r.stdout.splitlines()[-1])["summary"]}
+    assert set(summary) == {"bitmask", "cpsat"} and summary["cpsat"]["wrong"] == 1

@@ -169,7 +169,10 @@ def compare(
         if results is not None:
             results.close()
     everything = [r for r in previous if r.task == task] + rows
-    summaries = summarize(everything, names, time_limit)
+    # a resumed file's other backends stay in the summary: a wrong one was hidden there while
+    # the run exited 1 for it
+    shown = list(dict.fromkeys([*names, *(r.backend for r in everything)]))
+    summaries = summarize(everything, shown, time_limit)
     if as_json:
         echo(json.dumps({"summary": [s.as_dict() for s in summaries]}))
     else:
@@ -182,7 +185,7 @@ def compare(
     if plot is not None:
         from ..bench.plots import plot as draw_plot
 
-        draw_plot(everything, names, time_limit, plot)
+        draw_plot(everything, shown, time_limit, plot)
     finished = about(time.time())
     if target is not None:
         write_settings(target, finished)
