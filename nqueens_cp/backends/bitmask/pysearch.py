@@ -8,7 +8,7 @@ once.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ...model.pieces import images, slide_directions
 from ...model.problem import Problem, Solution
@@ -43,6 +43,44 @@ def any_piece(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> It
     return _lines(problem, deadline, stats)
 
 
+def _walk(
+    masks: list[int], every: int, descend: Callable[[int, int, int], int], deadline: Deadline, stats: dict[str, int]
+) -> Iterator[Solution]:
+    """The row search both any-piece searches share: each row's free columns lowest first, the
+    clock read every `every` placements. `descend(r, c, bit)` takes the piece placed on row r,
+    column c, and returns the columns it and the rows above rule out of row r + 1."""
+    m = len(masks)
+    place = [0] * m
+    avail = [0] * m
+    avail[0] = masks[0]
+    r = nodes = found = 0
+    stats["nodes"] = 0
+    try:
+        while True:
+            a = avail[r]
+            if not a:
+                if r == 0:
+                    return
+                r -= 1
+                continue
+            bit = a & -a
+            avail[r] = a ^ bit
+            c = bit.bit_length() - 1
+            place[r] = c
+            nodes += 1
+            if nodes % every == 0:
+                deadline.check(found)
+            if r == m - 1:
+                found += 1
+                yield tuple(place)
+                continue
+            ruled = descend(r, c, bit)
+            r += 1
+            avail[r] = masks[r] & ~ruled
+    finally:
+        stats["nodes"] = nodes
+
+
 def _lines(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
     """The row search on a plain board with a row's whole state in a few words, as the piece's
     own compiled kernel keeps it (`piecekernel`): the columns used; for each slide (a, b) the
@@ -50,7 +88,7 @@ def _lines(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Itera
     for the leaps, the columns they attack in each of the next rows they reach. A placement
     costs a few operations on n-bit integers, and the memory is a few words a row, where a
     table of every row distance took O(n^3) bits (3,000 columns ran out of memory)."""
-    n, m, masks, rule = problem.n, problem.rows, problem.row_masks, problem.rule
+    n, m, rule = problem.n, problem.rows, problem.rule
     full = (1 << n) - 1
     slides = slide_directions(rule)
     depth = max((a for move in rule.leapers for a, _ in images(move) if a > 0), default=0)
@@ -60,46 +98,21 @@ def _lines(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Itera
     def shift(v: int, b: int) -> int:
         return (v << b) & full if b > 0 else v >> -b
 
-    place = [0] * m
-    avail = [0] * m
     states: list[tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]]] = [(0, (), ())] * m
     states[0] = (0, tuple((0,) * a for a, _ in slides), (0,) * depth)
-    avail[0] = masks[0]
-    r = nodes = found = 0
-    stats["nodes"] = 0
-    try:
-        while True:
-            a = avail[r]
-            if not a:
-                if r == 0:
-                    return
-                r -= 1
-                continue
-            bit = a & -a
-            avail[r] = a ^ bit
-            c = bit.bit_length() - 1
-            place[r] = c
-            nodes += 1
-            if nodes % every == 0:
-                deadline.check(found)
-            if r == m - 1:
-                found += 1
-                yield tuple(place)
-                continue
-            used, words, leaps = states[r]
-            used |= bit
-            words = tuple((*w[1:], shift(w[0] | bit, b)) for w, (_, b) in zip(words, slides, strict=True))
-            leaps = tuple((leaps[i + 1] if i + 1 < depth else 0) | reach[i + 1][c] for i in range(depth))
-            attacked = used
-            for w in words:
-                attacked |= w[0]
-            if depth:
-                attacked |= leaps[0]
-            r += 1
-            states[r] = (used, words, leaps)
-            avail[r] = masks[r] & ~attacked
-    finally:
-        stats["nodes"] = nodes
+
+    def descend(r: int, c: int, bit: int) -> int:
+        used, words, leaps = states[r]
+        used |= bit
+        words = tuple((*w[1:], shift(w[0] | bit, b)) for w, (_, b) in zip(words, slides, strict=True))
+        leaps = tuple((leaps[i + 1] if i + 1 < depth else 0) | reach[i + 1][c] for i in range(depth))
+        states[r + 1] = (used, words, leaps)
+        attacked = used
+        for w in words:
+            attacked |= w[0]
+        return attacked | leaps[0] if depth else attacked
+
+    return _walk(problem.row_masks, every, descend, deadline, stats)
 
 
 def _by_distance(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
@@ -108,7 +121,7 @@ def _by_distance(problem: Problem, deadline: Deadline, stats: dict[str, int]) ->
     torus). Attacks are symmetric, so looking down from each piece checks every pair. Its
     tables grow as rows^2 * n bits: a board whose tables would pass MAX_TABLE_BYTES is refused
     before they are made."""
-    n, m, masks = problem.n, problem.rows, problem.row_masks
+    n, m = problem.n, problem.rows
     table_bytes = m * m * (n // 8 + 36)
     if table_bytes > MAX_TABLE_BYTES:
         raise UnsupportedProblem(
@@ -116,46 +129,22 @@ def _by_distance(problem: Problem, deadline: Deadline, stats: dict[str, int]) ->
             f"(at most {MAX_TABLE_BYTES >> 30} GB): use a smaller board"
         )
     reach: dict[int, list[int]] = {}
-    every = _every(m * (n // 64 + 1))
 
     def reached(d: int) -> list[int]:  # per column, the mask of columns attacked d rows below
-        if d not in reach:
-            deadline.check(found)
+        if d not in reach:  # every distance is made at the first placement: none found yet
+            deadline.check(0)
             reach[d] = column_masks(problem, problem.offsets(d))
         return reach[d]
 
-    place = [0] * m
     taken = [[0] * m for _ in range(m + 1)]  # taken[r][r']: columns of row r' ruled out by rows < r
-    avail = [0] * m
-    avail[0] = masks[0]
-    r = nodes = found = 0
-    stats["nodes"] = 0
-    try:
-        while True:
-            a = avail[r]
-            if not a:
-                if r == 0:
-                    return
-                r -= 1
-                continue
-            bit = a & -a
-            avail[r] = a ^ bit
-            c = bit.bit_length() - 1
-            place[r] = c
-            nodes += 1
-            if nodes % every == 0:
-                deadline.check(found)
-            if r == m - 1:
-                found += 1
-                yield tuple(place)
-                continue
-            above, below = taken[r], taken[r + 1]
-            for r2 in range(r + 1, m):
-                below[r2] = above[r2] | bit | reached(r2 - r)[c]
-            r += 1
-            avail[r] = masks[r] & ~below[r]
-    finally:
-        stats["nodes"] = nodes
+
+    def descend(r: int, c: int, bit: int) -> int:
+        above, below = taken[r], taken[r + 1]
+        for r2 in range(r + 1, m):
+            below[r2] = above[r2] | bit | reached(r2 - r)[c]
+        return below[r + 1]
+
+    return _walk(problem.row_masks, _every(m * (n // 64 + 1)), descend, deadline, stats)
 
 
 def column_masks(problem: Problem, offsets: frozenset[int]) -> list[int]:
