@@ -25,6 +25,7 @@ from .backends import (
     UnsupportedProblem,
     get_backend,
 )
+from .backends.base import close_stream
 from .model.problem import InvalidProblem, Problem, Solution, as_problem, board_rows, is_integer
 
 
@@ -64,9 +65,7 @@ def limited(solutions: Iterator[Solution], limit: int | None) -> Iterator[Soluti
     try:
         yield from islice(solutions, limit)
     finally:
-        close = getattr(solutions, "close", None)
-        if close:
-            close()
+        close_stream(solutions)
 
 
 def count(problem: Problem | int, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> int:

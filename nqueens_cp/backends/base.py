@@ -206,6 +206,14 @@ def package_version(*packages: str) -> str | None:
 Stats = dict[str, int]
 
 
+def close_stream(stream: Iterator[Any]) -> None:
+    """Close a generator that wraps a search, so that the search stops now (its solver thread,
+    child process or program ended), not when the generator is collected."""
+    close = getattr(stream, "close", None)
+    if close:
+        close()
+
+
 def counted(sizes: Iterator[int], stats: Stats) -> Outcome:
     """The outcome of a count that adds up `sizes` (solutions, or batches of them) until the
     stream ends or stops early; `stats` is what the stream measured, read when it has ended."""
@@ -342,14 +350,11 @@ class Backend:
         plan = self.plan(problem, Task.COUNT)
         if self.capabilities.own_count:
             return self._count(problem, plan)
-        stats: Stats = {}
-        return counted((1 for _ in self._checked(problem, self._solutions(problem, plan, stats))), stats)
+        return self._enumerated(problem, plan)
 
     def count_by_enumeration(self, problem: Problem) -> Outcome:
         """Count by building every solution (what `compare --enumerate` times)."""
-        stats: Stats = {}
-        stream = self._solutions(problem, self.plan(problem, Task.SOLVE), stats)
-        return counted((1 for _ in self._checked(problem, stream)), stats)
+        return self._enumerated(problem, self.plan(problem, Task.SOLVE))
 
     def first(self, problem: Problem) -> Outcome:
         """One solution, none, or unknown; the solution checked before it is returned."""
@@ -372,6 +377,11 @@ class Backend:
         one (`sat (cmd:kissat)`)."""
         return self.name
 
+    def _enumerated(self, problem: Problem, plan: Plan) -> Outcome:
+        """The count of the backend's checked solution stream."""
+        stats: Stats = {}
+        return counted((1 for _ in self._checked(problem, self._solutions(problem, plan, stats))), stats)
+
     def _checked(self, problem: Problem, stream: Iterator[Solution]) -> Iterator[Solution]:
         """`stream`, each solution checked by `Problem.explain` (independent of every backend)
         and, unless the backend is `repeat_free`, against those it gave before; a bad one
@@ -388,9 +398,7 @@ class Backend:
                     seen.add(sol)
                 yield sol
         finally:
-            close = getattr(stream, "close", None)
-            if close:
-                close()
+            close_stream(stream)
 
     def _checked_batches(self, problem: Problem, stream: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
         """`stream`'s arrays, each checked as `_checked` checks single solutions."""
@@ -408,9 +416,7 @@ class Backend:
                         seen.add(key)
                 yield batch
         finally:
-            close = getattr(stream, "close", None)
-            if close:
-                close()
+            close_stream(stream)
 
     # -- the backend's own searches --------------------------------------------------------
 

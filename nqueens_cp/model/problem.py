@@ -341,25 +341,38 @@ class Problem:
         cols = np.clip(a, 0, n - 1)
         ordered = np.sort(cols, axis=1)
         bad |= (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
-        if self.blocked:
-            grid = np.zeros((m, n), dtype=bool)
-            for r, c in self.blocked:
-                grid[r, c] = True
+        grid, attacked = self._batch_tables
+        if grid is not None:
             bad |= grid[np.arange(m), cols].any(axis=1)
         for r, c in self.fixed:
             bad |= cols[:, r] != c
-        for d in range(1, m):
-            attacked = self.offsets(d)
-            if not attacked:
-                continue
-            table = np.zeros(2 * n - 1, dtype=bool)
-            table[[dc + n - 1 for dc in attacked]] = True
+        for d, table in attacked:
             bad |= table[cols[:, d:] - cols[:, :-d] + n - 1].any(axis=1)
         for i in np.flatnonzero(bad):
             why = self.explain(tuple(int(c) for c in a[i]))
             if why:
                 return int(i), why
         return None
+
+    @cached_property
+    def _batch_tables(self) -> tuple[np_ndarray | None, list[tuple[int, np_ndarray]]]:
+        """What `first_invalid` looks up, made once per problem rather than once per batch: the
+        blocked squares as a grid (None when there are none), and for each row distance d that
+        has attacks, which column differences (shifted by n - 1) are attacked."""
+        n, m = self.n, self.rows
+        grid = None
+        if self.blocked:
+            grid = np.zeros((m, n), dtype=bool)
+            for r, c in self.blocked:
+                grid[r, c] = True
+        attacked = []
+        for d in range(1, m):
+            offsets = self.offsets(d)
+            if offsets:
+                table = np.zeros(2 * n - 1, dtype=bool)
+                table[[dc + n - 1 for dc in offsets]] = True
+                attacked.append((d, table))
+        return grid, attacked
 
     def is_solution(self, solution: Sequence[int]) -> bool:
         return self.explain(solution) is None
