@@ -266,7 +266,7 @@ class SatBackend(Backend):
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
         if self.binary is not None:
-            why = "the binary on the DIMACS file, in its own process group, killed at the limit"
+            why = "the binary on the DIMACS file, under a guardian that ends its whole tree at the limit"
             if task != Task.FIRST:
                 why += "; models enumerated by calling it again with each one forbidden"
             return Plan(task, f"sat-cmd:{os.path.basename(self.binary[0])}", why)

@@ -2,9 +2,10 @@
 
 The program reads the CNF file named where `{cnf}` stands (appended when it does not) and
 answers as the SAT competitions ask: an `s SATISFIABLE` / `s UNSATISFIABLE` line, `v` lines with
-the model, exit code 10 or 20. It runs in its own process group with a parent-death signal;
-past the time limit, on Ctrl-C or SIGTERM the whole group is killed. Solutions are enumerated by
-calling it again with each model forbidden (a fresh process per solution: for modest counts).
+the model, exit code 10 or 20. It runs under a guardian (`run.programs`): past the time limit,
+on Ctrl-C, SIGTERM or a kill of ours, everything it started ends with it, and what it may write
+is bounded. Solutions are enumerated by calling it again with each model forbidden (a fresh
+process per solution: for modest counts).
 """
 
 from __future__ import annotations

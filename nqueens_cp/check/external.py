@@ -2,8 +2,8 @@
 `answers` knows, and compare them, as a set, with a backend's enumeration.
 
 The program is started without a shell (the command is split like a shell would split it, then
-{n} and {model} are filled in), in its own process group, with its output going to a temporary
-file; past the time limit, or on Ctrl-C, the whole group is killed. Its answers are judged by
+{n}, {rows} and {model} are filled in), under a guardian (`run.programs`), with its output going
+to a temporary file; past the time limit, or on Ctrl-C, it ends with everything it started. Its answers are judged by
 the problem's validator, then compared with the solutions our backend finds: missing ones (we
 found them, it did not), extra ones (valid, yet not found by our backend: worth a bug report
 here), invalid ones (with the attacking pair or the blocked square) and repeats.
