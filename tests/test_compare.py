@@ -355,7 +355,7 @@ def test_the_warm_up_takes_the_run_s_own_algorithm(n, task):
 
     p = Problem(n)
     b = backend_for(RunJob("bitmask", task, p))
-    small = _warm_problem(b, p, task)
+    small = _warm_problem(b, p, task, b.plan(p, task).algorithm)
     assert small.n <= WARM_MAX_N
     assert b.plan(small, task).algorithm == b.plan(p, task).algorithm
 

@@ -8,7 +8,7 @@ variable per row, its column; the columns all different; each family of parallel
 different along its key (a*c - b*r within a residue class of rows mod a; (c - b*r) mod g on a
 torus), which is exact because a line meets a residue class of rows at most once a row; the
 leaps (and wrapped lines that skip rows) as forbidden column differences between two rows;
-blocked squares left out of a row's domain, pre-placed pieces fixed.
+a blocked square as q[r] != c, a pre-placed piece as q[r] == c.
 
 Every search runs in a forked child process (`run.forked`) that sends each solution as it is
 found: a solver's call cannot be stopped from Python, so the deadline, Ctrl-C and SIGTERM kill

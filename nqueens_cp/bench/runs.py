@@ -76,10 +76,9 @@ def _algorithm(b: Backend, p: Problem, task: str) -> str | None:
         return None
 
 
-def _warm_problem(b: Backend, p: Problem, task: str) -> Problem:
-    """A small board of `p`'s kind whose plan takes the run's own algorithm where one up to
-    WARM_MAX_N columns does, so that the run finds its kernels loaded."""
-    wanted = _algorithm(b, p, task)
+def _warm_problem(b: Backend, p: Problem, task: str, wanted: str | None) -> Problem:
+    """A small board of `p`'s kind whose plan takes the run's own algorithm (`wanted`) where
+    one up to WARM_MAX_N columns does, so that the run finds its kernels loaded."""
     for k in range(WARM_N, WARM_MAX_N + 1):
         small = _shrunk(p, k)
         if _algorithm(b, small, task) == wanted:
@@ -91,9 +90,10 @@ def prepare(job: Job) -> None:
     p = job.problem
     b = backend_for(Job(job.backend, job.task, p, None, job.options))
     board = (p.piece, p.torus, p.square, bool(p.blocked), bool(p.fixed))
-    kind = (job.backend, tuple(sorted(job.options.items())), job.task, _algorithm(b, p, job.task), *board)
+    wanted = _algorithm(b, p, job.task)
+    kind = (job.backend, tuple(sorted(job.options.items())), job.task, wanted, *board)
     if kind not in _warmed:
-        small = _warm_problem(b, p, job.task)
+        small = _warm_problem(b, p, job.task, wanted)
         execute(backend_for(Job(job.backend, job.task, small, None, job.options)), job.task, small)
         _warmed.add(kind)
 
