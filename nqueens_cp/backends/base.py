@@ -31,6 +31,13 @@ if TYPE_CHECKING:
 #: The longest time limit taken (a year): timers (threading, select) overflow far above it.
 MAX_TIME_LIMIT = 365 * 86400.0
 
+def bad_time_limit(limit: object, called: str = "time limit") -> str | None:
+    """Why `limit` is no time limit (None when it is one, or is not given), naming it `called`."""
+    if limit is None or (isinstance(limit, int | float) and 0 < limit <= MAX_TIME_LIMIT):
+        return None
+    return f"{called} must be a positive finite number of seconds up to {MAX_TIME_LIMIT:g}, got {limit!r}"
+
+
 #: Solutions a default `batches` gathers into one array.
 BATCH_ROWS = 4096
 
@@ -273,10 +280,9 @@ class Backend:
             raise UnsupportedProblem(
                 f"backend {self.name!r} cannot honour option(s) {', '.join(sorted(unknown))} (it takes: {accepted})"
             )
-        limit = options.get("time_limit")
-        if limit is not None and not (isinstance(limit, int | float) and 0 < limit <= MAX_TIME_LIMIT):
-            most = f"{MAX_TIME_LIMIT:g}"
-            raise BackendError(f"time limit must be a positive finite number of seconds up to {most}, got {limit!r}")
+        why = bad_time_limit(options.get("time_limit"))
+        if why:
+            raise BackendError(why)
         workers = options.get("workers")
         if workers is not None and not (isinstance(workers, int) and workers >= 1):
             raise BackendError(f"workers must be a positive integer, got {workers!r}")

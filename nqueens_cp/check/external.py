@@ -113,8 +113,9 @@ class Comparison:
             lines.append(f"agree: the same {self.expected} solutions, each valid, none repeated")
             return lines
         lines.append("DISAGREE")
-        if j.hint():
-            lines.append(f"  hint: {j.hint()}")
+        hint = j.hint()
+        if hint:
+            lines.append(f"  hint: {hint}")
         if j.invalid:
             lines.append(f"  invalid: {j.invalid_count}")
             lines += [f"    line {a.line}: {list(a.solution or ())}: {why}" for a, why in j.invalid[:SHOWN]]

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from ..backends import available_backends, backend_class
-from ..backends.base import MAX_TIME_LIMIT
+from ..backends.base import bad_time_limit
 from ..model.problem import Problem
 from .app import EXIT_DISAGREE, Terminated, UserError, app
 from .options import (
@@ -85,9 +85,9 @@ def compare(
     from ..bench.results import ResultsFile, Row, summarize
     from ..run.parallel import max_workers
 
-    if time_limit is not None and not 0 < time_limit <= MAX_TIME_LIMIT:  # timers overflow far above it
-        most = f"{MAX_TIME_LIMIT:g}"
-        raise UserError(f"--time-limit must be a positive number of seconds up to {most}, got {time_limit:g}")
+    why = bad_time_limit(time_limit, "--time-limit")  # every run's limit, checked before any starts
+    if why:
+        raise UserError(why)
     names = backend_names(backends)
     if names is None:  # a backend whose search cannot be bounded would hold up a run without a limit
         names = [n for n in available_backends() if "time_limit" in backend_class(n).capabilities.options]

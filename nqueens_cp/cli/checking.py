@@ -254,8 +254,9 @@ def check(
     if j.duplicate_count > len(j.duplicates):
         lines.append(f"... and {j.duplicate_count - len(j.duplicates)} more repeated")
     wrong = bool(j.invalid or j.duplicates)
-    if j.hint():
-        lines.append(f"hint: {j.hint()}")
+    hint = j.hint()
+    if hint:
+        lines.append(f"hint: {hint}")
     if j.no_solution_claims:
         found = api.first(p)
         if found is not None:
