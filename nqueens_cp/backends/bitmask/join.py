@@ -26,7 +26,7 @@ on even boards from n = 18; odd boards keep only the left-right mirror, and cons
 
 from __future__ import annotations
 
-import itertools
+from math import comb
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -218,19 +218,46 @@ def count_sets(n, sets, weights, stop):
     return total
 
 
+@njit(cache=True, nogil=True)
+def _column_sets(n, out_sets, out_weights):
+    """Every set of n // 2 of n columns (Gosper's rule walks them in increasing order), kept
+    where it is the smallest of its class; the number kept."""
+    full = (np.int64(1) << n) - 1
+    c = (np.int64(1) << (n // 2)) - 1
+    images = np.empty(4, np.int64)
+    k = 0
+    while c <= full:
+        mirror = np.int64(0)
+        for x in range(n):
+            if (c >> x) & 1:
+                mirror |= np.int64(1) << (n - 1 - x)
+        images[0], images[1], images[2], images[3] = c, mirror, full ^ c, full ^ mirror
+        kinds = 4 if n % 2 == 0 else 2  # the top-bottom mirror maps C to its complement
+        smallest, weight = c, 0
+        for i in range(kinds):
+            smallest = min(smallest, images[i])
+            weight += 1
+            for j in range(i):
+                if images[j] == images[i]:
+                    weight -= 1
+                    break
+        if smallest == c:
+            out_sets[k] = c
+            out_weights[k] = weight
+            k += 1
+        low = c & -c
+        ripple = c + low
+        c = (((ripple ^ c) >> 2) // low) | ripple
+    return k
+
+
 def column_sets(n: int) -> tuple[np.ndarray, np.ndarray]:
     """(sets, weights): the smallest top column set of each class under the mirrors that hold
     (left-right; top-bottom too on an even board), in increasing order, and its class's size."""
-    full, h = (1 << n) - 1, n // 2
-    found = []
-    for combo in itertools.combinations(range(n), h):
-        c = sum(1 << x for x in combo)
-        mirror = sum(1 << (n - 1 - x) for x in combo)
-        orbit = {c, mirror} | ({full ^ c, full ^ mirror} if n % 2 == 0 else set())
-        if c == min(orbit):
-            found.append((c, len(orbit)))
-    found.sort()
-    return np.array([c for c, _ in found], dtype=np.uint64), np.array([w for _, w in found], dtype=np.int64)
+    most = comb(n, n // 2)
+    sets, weights = np.empty(most, np.int64), np.empty(most, np.int64)
+    k = _column_sets(n, sets, weights)
+    return sets[:k].astype(np.uint64), weights[:k].copy()
 
 
 Context = tuple[int, np.ndarray, np.ndarray]
