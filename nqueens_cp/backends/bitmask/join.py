@@ -8,20 +8,26 @@ counter joins partial boards instead. This is a join of our own, in the engine's
   queens on some set C of h columns and its bottom queens on the rest, so the count is a sum
   over C: a work item is a few such sets.
 - For each C, every top partial solution (h queens on the top rows and the columns of C, no
-  two attacking) and every bottom one is listed by a bitmask search. A top and a bottom partial
-  make a solution exactly when no diagonal holds a queen of each; only the diagonals that cross
-  both halves can, n - 1 of each direction, so a partial is a 2n - 2 bit signature and a pair
-  matches when the AND of the two words is zero (one word up to n = 33).
-- The larger list is stored bit-transposed: for each signature bit, a word per group of 64
-  partials with a 1 for each that lacks it. A partial of the smaller list ANDs the rows of its
-  own bits and counts the ones: 64 pairs per word, in loops the compiler vectorises. Up to
-  MAX_CUTS "cut" bits, those most often set on both sides, split the larger list into buckets,
-  and a partial visits only the buckets whose cut bits it does not share (a sieve).
+  two attacking) and every bottom one is listed. A top and a bottom partial make a solution
+  exactly when no diagonal holds a queen of each; only the diagonals that cross both halves
+  can, n - 1 of each direction, so a partial is a 2n - 2 bit signature and a pair matches when
+  the AND of the two words is zero (one word up to n = 33).
+- A half's partials are themselves a join, of its two quarters (its first rows and the rest):
+  each quarter is listed once per C by a short search and grouped by the columns it uses, and
+  pairs from complementary groups are kept where their diagonals differ. A search of the half
+  would visit many nodes per partial; the quarters' join tries about 11 pairs per partial.
+- The larger list is stored bit-transposed, a word per group of 64 partials, and only the bits
+  set on both sides count. Up to MAX_CUTS "cut" bits, those most often set on both sides,
+  split it into buckets, and a partial of the smaller list visits only the buckets whose cut
+  bits it does not share (a sieve). The other bits are taken CHUNK at a time: for each chunk,
+  a table holds, per pattern of its bits, the words of the partials that lack all of them, so
+  a partial ANDs one word per chunk it touches (not one per bit) and counts the ones: 64 pairs
+  per AND.
 - The left-right mirror maps C onto its mirror image and, on an even board, the top-bottom
   mirror maps it onto its complement: one C of each class is counted and weighted by the
   class's size (up to 4).
-Measured (docs/benchmarks.md, benchmarks/bench_join.py) it overtakes the constellation counter
-on even boards from n = 18; odd boards keep only the left-right mirror, and constellations.
+Measured (docs/benchmarks.md, benchmarks/bench_join.py) it takes half the constellation
+counter's time at n = 18; odd boards keep only the left-right mirror, and constellations.
 """
 
 from __future__ import annotations
@@ -45,28 +51,35 @@ _ALL = ~np.uint64(0)
 #: Column sets counted per work item (a few hundred to a few thousand items from n = 18).
 PER_ITEM = 16
 #: The most cut bits of the sieve (2^MAX_CUTS buckets); fewer where buckets would be small.
-MAX_CUTS = 8
+MAX_CUTS = 12
 #: The smallest bucket the sieve cuts down to (partials), below which a cut costs more than it saves.
-MIN_BUCKET = 256
+MIN_BUCKET = 64
+#: Signature bits per chunk of the AND tables: a partial ANDs one row per chunk it touches,
+#: each row the AND of up to CHUNK bits' rows, made once per list (2^CHUNK rows per chunk).
+CHUNK = 5
 #: Room for partial solutions at first (grown by doubling, so memory follows the largest list).
 FIRST_ROOM = 1 << 12
 
 
 @njit(cache=True, nogil=True)
-def _partials(n, r0, rows, allowed, out):
-    """The signatures of every placement of `rows` queens on rows r0.. in the columns of
-    `allowed` (as many columns as rows), no two attacking, written to `out`: their number, or
-    -1 when `out` is too small. Bits 0..n-2 are the / diagonals r + c = h..h+n-2 and bits
-    n-1..2n-3 the \\ diagonals r - c + n - 1 in the same range, h = n // 2."""
-    h = np.uint64(n // 2)
+def _placements(n, r0, rows, allowed, position, d1o, d2o, po):
+    """Every placement of `rows` queens on rows r0.. in distinct columns of `allowed`, no two
+    attacking, written to d1o, d2o (its / and \\ diagonals, r + c and r - c + n - 1, as words)
+    and po (the positions within `allowed` of its columns, as a mask): their number, or -1
+    when the arrays are too small."""
     full = (_ONE << np.uint64(n)) - _ONE
-    window = (_ONE << np.uint64(n - 1)) - _ONE
+    if rows == 0:
+        if d1o.shape[0] == 0:
+            return -1
+        d1o[0], d2o[0], po[0] = _ZERO, _ZERO, 0
+        return 1
     avail = np.zeros(rows, np.uint64)
     cols = np.zeros(rows, np.uint64)
     ld = np.zeros(rows, np.uint64)
     rd = np.zeros(rows, np.uint64)
     d1 = np.zeros(rows, np.uint64)
     d2 = np.zeros(rows, np.uint64)
+    pos = np.zeros(rows, np.int64)
     k = 0
     i = 0
     avail[0] = allowed
@@ -83,48 +96,117 @@ def _partials(n, r0, rows, allowed, out):
         r = r0 + i
         nd1 = d1[i] | (_ONE << np.uint64(r + c))
         nd2 = d2[i] | (_ONE << np.uint64(r - c + n - 1))
+        npos = pos[i] | position[c]
         if i == rows - 1:
-            if k == out.shape[0]:
+            if k == d1o.shape[0]:
                 return -1
-            out[k] = ((nd1 >> h) & window) | (((nd2 >> h) & window) << np.uint64(n - 1))
+            d1o[k], d2o[k], po[k] = nd1, nd2, npos
             k += 1
             continue
         nc = cols[i] | bit
         nl = ((ld[i] | bit) << _ONE) & full
         nr = (rd[i] | bit) >> _ONE
         i += 1
-        cols[i] = nc
-        ld[i] = nl
-        rd[i] = nr
-        d1[i] = nd1
-        d2[i] = nd2
+        cols[i], ld[i], rd[i], d1[i], d2[i], pos[i] = nc, nl, nr, nd1, nd2, npos
         avail[i] = allowed & ~(nc | nl | nr)
 
 
 @njit(cache=True, nogil=True)
-def listed(n, r0, rows, allowed):
-    """The signatures of the partial solutions on `rows` rows from r0 in the columns `allowed`."""
-    out = np.empty(FIRST_ROOM, np.uint64)
+def _by_positions(n, r0, rows, allowed, position, width):
+    """The placements of _placements grouped by the positions they use: (first, d1, d2), the
+    group of position mask s being first[s]:first[s + 1] (counting sort, 2^width groups)."""
+    room = 1 << 10
     while True:
-        k = _partials(n, r0, rows, allowed, out)
+        d1 = np.empty(room, np.uint64)
+        d2 = np.empty(room, np.uint64)
+        pos = np.empty(room, np.int64)
+        k = _placements(n, r0, rows, allowed, position, d1, d2, pos)
         if k >= 0:
-            return out[:k]
-        out = np.empty(2 * out.shape[0], np.uint64)
+            break
+        room *= 2
+    first = np.zeros((1 << width) + 1, np.int64)
+    for i in range(k):
+        first[pos[i] + 1] += 1
+    for s in range(1 << width):
+        first[s + 1] += first[s]
+    at = first[:-1].copy()
+    g1 = np.empty(k, np.uint64)
+    g2 = np.empty(k, np.uint64)
+    for i in range(k):
+        j = at[pos[i]]
+        at[pos[i]] += 1
+        g1[j], g2[j] = d1[i], d2[i]
+    return first, g1, g2
 
 
 @njit(cache=True, nogil=True)
-def matching(small, big, nbits):
+def listed(n, r0, rows, allowed):
+    """The signatures of the partial solutions on `rows` rows from r0 in the columns `allowed`
+    (as many as rows). Bits 0..n-2 are the / diagonals r + c = h..h+n-2 and bits n-1..2n-3
+    the \\ diagonals r - c + n - 1 in the same range, h = n // 2.
+
+    The half is itself a join of two quarters, its first rows // 2 rows and the rest: each is
+    listed by a search over all of `allowed` and grouped by the columns it uses, and a partial
+    is a pair from complementary groups whose diagonals differ, found by a branch-free scan
+    (about 11 pairs tried per partial at n = 18, where a search of the half visits far more
+    nodes per leaf)."""
+    hu = np.uint64(n // 2)
+    window = (_ONE << np.uint64(n - 1)) - _ONE
+    shift = np.uint64(n - 1)
+    position = np.zeros(n, np.int64)
+    width = 0
+    for c in range(n):
+        if (allowed >> np.uint64(c)) & _ONE:
+            position[c] = 1 << width
+            width += 1
+    upper = rows // 2
+    f1, a1, a2 = _by_positions(n, r0, upper, allowed, position, width)
+    f2, b1, b2 = _by_positions(n, r0 + upper, rows - upper, allowed, position, width)
+    every = (1 << width) - 1
+    room = FIRST_ROOM
+    out = np.empty(room, np.uint64)
+    k = 0
+    for s in range(1 << width):
+        lo, hi = f2[every ^ s], f2[(every ^ s) + 1]
+        if f1[s + 1] == f1[s] or hi == lo:
+            continue
+        need = k + (f1[s + 1] - f1[s]) * (hi - lo)
+        if need > room:
+            while room < need:
+                room *= 2
+            grown = np.empty(room, np.uint64)
+            grown[:k] = out[:k]
+            out = grown
+        for i in range(f1[s], f1[s + 1]):
+            x1, x2 = a1[i], a2[i]
+            for j in range(lo, hi):
+                y1, y2 = x1 | b1[j], x2 | b2[j]
+                out[k] = ((y1 >> hu) & window) | (((y2 >> hu) & window) << shift)
+                k += ((x1 & b1[j]) | (x2 & b2[j])) == _ZERO
+    return out[:k]
+
+
+@njit(cache=True, nogil=True)
+def matching(small, big):
     """The pairs of small x big whose signatures share no bit (see the module's text)."""
-    fs = np.zeros(nbits, np.int64)
-    fb = np.zeros(nbits, np.int64)
+    seen_small, seen_big = _ZERO, _ZERO
     for x in small:
-        while x != _ZERO:
-            fs[trailing_zeros(x)] += 1
-            x &= x - _ONE
+        seen_small |= x
     for x in big:
-        while x != _ZERO:
-            fb[trailing_zeros(x)] += 1
-            x &= x - _ONE
+        seen_big |= x
+    both = seen_small & seen_big  # a bit set on one side only can never clash
+    fs = np.zeros(64, np.int64)
+    fb = np.zeros(64, np.int64)
+    for x in small:
+        y = x & both
+        while y != _ZERO:
+            fs[trailing_zeros(y)] += 1
+            y &= y - _ONE
+    for x in big:
+        y = x & both
+        while y != _ZERO:
+            fb[trailing_zeros(y)] += 1
+            y &= y - _ONE
     k = 0
     while k < MAX_CUTS and (big.shape[0] >> (k + 1)) >= MIN_BUCKET:
         k += 1
@@ -132,9 +214,23 @@ def matching(small, big, nbits):
     cuts = np.zeros(k, np.int64)
     cutmask = _ZERO
     for j in range(k):
-        cuts[j] = np.argmax(score)
-        score[cuts[j]] = -1
-        cutmask |= _ONE << np.uint64(cuts[j])
+        best = np.argmax(score)
+        if score[best] <= 0:
+            k = j
+            break
+        cuts[j] = best
+        score[best] = -1
+        cutmask |= _ONE << np.uint64(best)
+    rest = both & ~cutmask
+    rank = np.zeros(64, np.int64)  # the bits that stay, numbered 0..q-1 in chunks of CHUNK
+    q = 0
+    y = rest
+    while y != _ZERO:
+        rank[trailing_zeros(y)] = q
+        q += 1
+        y &= y - _ONE
+    chunks = max((q + CHUNK - 1) // CHUNK, 1)
+    entries = 1 << CHUNK
     buckets = 1 << k
     bucket = np.empty(big.shape[0], np.int64)
     sizes = np.zeros(buckets, np.int64)
@@ -149,7 +245,9 @@ def matching(small, big, nbits):
     for b in range(buckets):
         first[b + 1] = first[b] + (sizes[b] + 63) // 64
     groups = first[buckets]
-    lacks = np.full(nbits * groups, _ALL)  # row of bit b: lacks[b * groups + group]
+    # row (chunk c, entry e): for each group of 64 partials, a 1 for each that lacks every bit
+    # of e in chunk c; at table[(c * entries + e) * groups + group]
+    table = np.full(chunks * entries * groups, _ALL)
     valid = np.zeros(groups, np.uint64)
     placed = np.zeros(buckets, np.int64)
     for i in range(big.shape[0]):
@@ -158,37 +256,46 @@ def matching(small, big, nbits):
         bit = _ONE << np.uint64(placed[b] % 64)
         placed[b] += 1
         valid[g] |= bit
-        x = big[i] & ~cutmask
+        x = big[i] & rest
         while x != _ZERO:
-            lacks[trailing_zeros(x) * groups + g] &= ~bit
+            r = rank[trailing_zeros(x)]
+            table[((r // CHUNK) * entries + (1 << (r % CHUNK))) * groups + g] &= ~bit
             x &= x - _ONE
-    rows = np.empty(nbits, np.int64)
-    acc = np.empty(groups, np.uint64)
+    for c in range(chunks):
+        for e in range(3, entries):
+            low = e & -e
+            if low == e:
+                continue
+            into, a, b = (c * entries + e) * groups, (c * entries + (e ^ low)) * groups, (c * entries + low) * groups
+            for g in range(groups):
+                table[into + g] = table[a + g] & table[b + g]
+    code = np.zeros(chunks, np.int64)
+    rows = np.empty(chunks, np.int64)
     total = 0
     for x in small:
         mine = 0
         for j in range(k):
             if (x >> np.uint64(cuts[j])) & _ONE:
                 mine |= 1 << j
-        m = 0
-        y = x & ~cutmask
+        code[:] = 0
+        y = x & rest
         while y != _ZERO:
-            rows[m] = trailing_zeros(y) * groups
-            m += 1
+            r = rank[trailing_zeros(y)]
+            code[r // CHUNK] |= 1 << (r % CHUNK)
             y &= y - _ONE
+        m = 0
+        for c in range(chunks):
+            if code[c] != 0:
+                rows[m] = (c * entries + code[c]) * groups
+                m += 1
         free = (buckets - 1) & ~mine
         s = free
         while True:  # every bucket whose cut bits are disjoint from this partial's
-            g0 = first[s]
-            w = first[s + 1] - g0
-            for g in range(w):
-                acc[g] = valid[g0 + g]
-            for j in range(m):
-                base = rows[j] + g0
-                for g in range(w):
-                    acc[g] &= lacks[base + g]
-            for g in range(w):
-                total += popcount(acc[g])
+            for g in range(first[s], first[s + 1]):
+                acc = valid[g]
+                for j in range(m):
+                    acc &= table[rows[j] + g]
+                total += popcount(acc)
             if s == 0:
                 break
             s = (s - 1) & free
@@ -212,9 +319,9 @@ def count_sets(n, sets, weights, stop):
         if bottom.shape[0] == 0:
             continue
         if top.shape[0] <= bottom.shape[0]:
-            total += weights[i] * matching(top, bottom, 2 * n - 2)
+            total += weights[i] * matching(top, bottom)
         else:
-            total += weights[i] * matching(bottom, top, 2 * n - 2)
+            total += weights[i] * matching(bottom, top)
     return total
 
 

@@ -33,8 +33,9 @@ PARALLEL_FROM_N = 13
 #: Plain boards are counted by constellations, under the symmetries they keep, from this size
 #: (below it the whole count takes milliseconds either way) up to CONSTELLATIONS_MAX_N.
 #: Counting queens by joining half-boards (join.py) on even boards from this size: measured
-#: faster than constellations from n = 18 (0.84 of their time; 1.47 at n = 16: docs/benchmarks.md).
-#: Odd boards keep only one mirror and stay with constellations (2.5-5.8 of their time).
+#: at 0.48 of the constellations' time at n = 18 and even at n = 16 (docs/benchmarks.md), where
+#: the count takes a second either way. Odd boards keep only one mirror and stay with
+#: constellations (1.8 of their time at n = 17).
 JOIN_FROM_N = 18
 #: ...up to this size: the column sets to join, C(n, n/2) / 4, are listed before the count.
 JOIN_MAX_N = 26
