@@ -51,9 +51,12 @@ _ALL = ~np.uint64(0)
 #: Column sets counted per work item (a few hundred to a few thousand items from n = 18).
 PER_ITEM = 16
 #: The most cut bits of the sieve (2^MAX_CUTS buckets); fewer where buckets would be small.
-MAX_CUTS = 12
+MAX_CUTS = 8
 #: The smallest bucket the sieve cuts down to (partials), below which a cut costs more than it saves.
-MIN_BUCKET = 64
+MIN_BUCKET = 256
+#: Words ANDed side by side (the matcher's inner loop holds them in four registers: one AVX2
+#: register where the CPU has it).
+BLOCK = 4
 #: Signature bits per chunk of the AND tables: a partial ANDs one row per chunk it touches,
 #: each row the AND of up to CHUNK bits' rows, made once per list (2^CHUNK rows per chunk).
 CHUNK = 5
@@ -187,8 +190,21 @@ def listed(n, r0, rows, allowed):
 
 
 @njit(cache=True, nogil=True)
+def _cut_pattern(x, cuts, k):
+    """Which of the k cut bits x holds, as a k-bit number."""
+    v = 0
+    for j in range(k):
+        if (x >> np.uint64(cuts[j])) & _ONE:
+            v |= 1 << j
+    return v
+
+
+@njit(cache=True, nogil=True)
 def matching(small, big):
-    """The pairs of small x big whose signatures share no bit (see the module's text)."""
+    """The pairs of small x big whose signatures share no bit (see the module's text). The
+    big list is stored in blocks of BLOCK words (64 partials a word) per bucket; the small
+    list is grouped by its cut bits, and each bucket is visited by every compatible group in
+    turn, so its tables stay in the cache while they are read."""
     seen_small, seen_big = _ZERO, _ZERO
     for x in small:
         seen_small |= x
@@ -222,80 +238,92 @@ def matching(small, big):
         score[best] = -1
         cutmask |= _ONE << np.uint64(best)
     rest = both & ~cutmask
-    rank = np.zeros(64, np.int64)  # the bits that stay, numbered 0..q-1 in chunks of CHUNK
+    rank = np.zeros(64, np.int64)  # the bits that stay, numbered 0..q-1, CHUNK to a chunk
     q = 0
     y = rest
     while y != _ZERO:
         rank[trailing_zeros(y)] = q
         q += 1
         y &= y - _ONE
-    chunks = max((q + CHUNK - 1) // CHUNK, 1)
     entries = 1 << CHUNK
+    stride = max((q + CHUNK - 1) // CHUNK, 1) * entries  # table entries per block
     buckets = 1 << k
     bucket = np.empty(big.shape[0], np.int64)
     sizes = np.zeros(buckets, np.int64)
     for i in range(big.shape[0]):
-        v = 0
-        for j in range(k):
-            if (big[i] >> np.uint64(cuts[j])) & _ONE:
-                v |= 1 << j
-        bucket[i] = v
-        sizes[v] += 1
-    first = np.zeros(buckets + 1, np.int64)
+        bucket[i] = _cut_pattern(big[i], cuts, k)
+        sizes[bucket[i]] += 1
+    first = np.zeros(buckets + 1, np.int64)  # each bucket's blocks
     for b in range(buckets):
-        first[b + 1] = first[b] + (sizes[b] + 63) // 64
-    groups = first[buckets]
-    # row (chunk c, entry e): for each group of 64 partials, a 1 for each that lacks every bit
-    # of e in chunk c; at table[(c * entries + e) * groups + group]
-    table = np.full(chunks * entries * groups, _ALL)
-    valid = np.zeros(groups, np.uint64)
+        first[b + 1] = first[b] + (sizes[b] + 64 * BLOCK - 1) // (64 * BLOCK)
+    blocks = first[buckets]
+    # entry (block, chunk c, pattern e): BLOCK words with a 1 for each partial of the block that
+    # lacks every bit of e in chunk c, at table[((block * stride) + c * entries + e) * BLOCK]
+    table = np.full(blocks * stride * BLOCK, _ALL)
+    valid = np.zeros(blocks * BLOCK, np.uint64)
     placed = np.zeros(buckets, np.int64)
     for i in range(big.shape[0]):
         b = bucket[i]
-        g = first[b] + placed[b] // 64
+        at = first[b] * BLOCK + placed[b] // 64  # its word: block * BLOCK + lane
+        lane = at % BLOCK
         bit = _ONE << np.uint64(placed[b] % 64)
         placed[b] += 1
-        valid[g] |= bit
+        valid[at] |= bit
         x = big[i] & rest
         while x != _ZERO:
             r = rank[trailing_zeros(x)]
-            table[((r // CHUNK) * entries + (1 << (r % CHUNK))) * groups + g] &= ~bit
+            table[((at // BLOCK) * stride + (r // CHUNK) * entries + (1 << (r % CHUNK))) * BLOCK + lane] &= ~bit
             x &= x - _ONE
-    for c in range(chunks):
+    for e0 in range(0, blocks * stride, entries):
         for e in range(3, entries):
             low = e & -e
-            if low == e:
-                continue
-            into, a, b = (c * entries + e) * groups, (c * entries + (e ^ low)) * groups, (c * entries + low) * groups
-            for g in range(groups):
-                table[into + g] = table[a + g] & table[b + g]
-    code = np.zeros(chunks, np.int64)
-    rows = np.empty(chunks, np.int64)
-    total = 0
-    for x in small:
-        mine = 0
-        for j in range(k):
-            if (x >> np.uint64(cuts[j])) & _ONE:
-                mine |= 1 << j
-        code[:] = 0
-        y = x & rest
+            if low != e:
+                into, a, b = (e0 + e) * BLOCK, (e0 + (e ^ low)) * BLOCK, (e0 + low) * BLOCK
+                for lane in range(BLOCK):
+                    table[into + lane] = table[a + lane] & table[b + lane]
+    # the small list grouped by cut pattern, each partial as its table entries (one per chunk)
+    start = np.zeros(buckets + 1, np.int64)
+    mine = np.empty(small.shape[0], np.int64)
+    for i in range(small.shape[0]):
+        mine[i] = _cut_pattern(small[i], cuts, k)
+        start[mine[i] + 1] += 1
+    for b in range(buckets):
+        start[b + 1] += start[b]
+    slot = start[:-1].copy()
+    entry = np.zeros((small.shape[0], stride // entries), np.int64)
+    used = np.zeros(small.shape[0], np.int64)
+    for i in range(small.shape[0]):
+        at = slot[mine[i]]
+        slot[mine[i]] += 1
+        y = small[i] & rest
         while y != _ZERO:
             r = rank[trailing_zeros(y)]
-            code[r // CHUNK] |= 1 << (r % CHUNK)
+            entry[at, r // CHUNK] |= 1 << (r % CHUNK)
             y &= y - _ONE
         m = 0
-        for c in range(chunks):
-            if code[c] != 0:
-                rows[m] = (c * entries + code[c]) * groups
+        for c in range(stride // entries):
+            if entry[at, c] != 0:
+                entry[at, m] = c * entries + entry[at, c]
                 m += 1
-        free = (buckets - 1) & ~mine
+        used[at] = m
+    total = 0
+    for b in range(buckets):
+        if first[b] == first[b + 1]:
+            continue
+        free = (buckets - 1) & ~b
         s = free
-        while True:  # every bucket whose cut bits are disjoint from this partial's
-            for g in range(first[s], first[s + 1]):
-                acc = valid[g]
-                for j in range(m):
-                    acc &= table[rows[j] + g]
-                total += popcount(acc)
+        while True:  # every group of the small list whose cut bits are disjoint from b's
+            for i in range(start[s], start[s + 1]):
+                for block in range(first[b], first[b + 1]):
+                    w = block * BLOCK
+                    a0, a1, a2, a3 = valid[w], valid[w + 1], valid[w + 2], valid[w + 3]
+                    for j in range(used[i]):
+                        o = (block * stride + entry[i, j]) * BLOCK
+                        a0 &= table[o]
+                        a1 &= table[o + 1]
+                        a2 &= table[o + 2]
+                        a3 &= table[o + 3]
+                    total += popcount(a0) + popcount(a1) + popcount(a2) + popcount(a3)
             if s == 0:
                 break
             s = (s - 1) & free
