@@ -21,8 +21,7 @@ The method (the planner takes it for queens on even boards from n = 18):
   mirror maps C to its complement, so one C in each class of up to 4 is counted and weighted.
 
 Each count is checked against OEIS A000170 and against the constellation counter's.
-`--sample K` times every K-th column set (for large n) and scales the times up by K, splitting
-them into listing the partials and matching them.
+`--sample K` times every K-th column set (for large n) and scales the time up by K.
 """
 
 from __future__ import annotations
@@ -30,30 +29,20 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
-
 from nqueens_cp import Problem
 from nqueens_cp.backends.bitmask import constellations, join
+from nqueens_cp.backends.watch import NEVER
 
 A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104, 18: 666090624}
 
 
-def join_count(n: int, sample: int = 1) -> tuple[int, float, float]:
-    """(count, seconds listing partials, seconds matching) over every `sample`-th column set
-    (times scaled up by `sample`; the count is whole only for sample = 1)."""
-    h, full = n // 2, (1 << n) - 1
-    total, listing, matched = 0, 0.0, 0.0
+def join_count(n: int, sample: int = 1) -> tuple[int, float]:
+    """(count, seconds) of the join over every `sample`-th column set (time scaled up by
+    `sample`; the count is whole only for sample = 1)."""
     sets, weights = join.column_sets(n)
-    for c, weight in zip(sets[::sample].tolist(), weights[::sample].tolist(), strict=True):
-        start = time.perf_counter()
-        top, bottom = join.listed(n, 0, h, np.uint64(c)), join.listed(n, h, n - h, np.uint64(full ^ c))
-        middle = time.perf_counter()
-        if len(top) and len(bottom):
-            small, big = (top, bottom) if len(top) <= len(bottom) else (bottom, top)
-            total += weight * join.matching(small, big)
-        listing += middle - start
-        matched += time.perf_counter() - middle
-    return total, listing * sample, matched * sample
+    start = time.perf_counter()
+    total = join.count_sets(n, sets[::sample].copy(), weights[::sample].copy(), NEVER)
+    return total, (time.perf_counter() - start) * sample
 
 
 def constellation_count(n: int) -> int:
@@ -71,9 +60,9 @@ def main() -> None:
     args = parser.parse_args()
     join_count(8)  # compile
     constellation_count(12)  # load the constellations' kernels
-    print("n      join s  (listing, matching)  constellations s  join / constellations")
+    print("n      join s  constellations s  join / constellations")
     for n in args.sizes:
-        count, listing, matched = join_count(n, args.sample)
+        count, took = join_count(n, args.sample)
         if args.sample == 1:
             assert count == A000170.get(n, count), (n, count)
         start = time.perf_counter()
@@ -81,8 +70,7 @@ def main() -> None:
         cons = time.perf_counter() - start
         if args.sample == 1:
             assert count == reference, (n, count, reference)
-        took = listing + matched
-        print(f"{n:<4} {took:9.2f}  ({listing:7.2f}, {matched:7.2f})  {cons:16.2f}  {took / cons:10.2f}")
+        print(f"{n:<4} {took:9.2f}  {cons:16.2f}  {took / cons:10.2f}")
 
 
 if __name__ == "__main__":

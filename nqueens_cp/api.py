@@ -135,10 +135,15 @@ def count_partitioned(
     else:
         ckpt = open_checkpoint(part, checkpoint) if checkpoint is not None else None  # refused before any work
         wait = DASK_WAIT_SECONDS if dask_wait is None else dask_wait
-        runner = dask_runner(dask, workers, wait) if dask else pool_runner(workers or default_workers())
+        pool = workers or default_workers()
+        if plan.memory is not None:  # the plan's workers fit the memory budget; no more run at once
+            pool = min(pool, plan.workers)
+        runner = dask_runner(dask, workers, wait) if dask else pool_runner(pool)
         total = run_partition(part, runner, ckpt, progress)
     where = "checked from the checkpoint" if check else f"on Dask ({dask})" if dask else "on the process pool"
-    return total, Plan(Task.COUNT, plan.algorithm, f"{part.size} numbered sub-problems {where}", workers or 1)
+    used = workers or 1 if check or dask else pool
+    memory = None if plan.memory is None else plan.memory // plan.workers * used
+    return total, Plan(Task.COUNT, plan.algorithm, f"{part.size} numbered sub-problems {where}", used, memory)
 
 
 def solve_n_queens(n: int) -> list[list[str]]:

@@ -1,10 +1,12 @@
 """Counting by joining half-boards (join.py, issue 36), checked against OEIS A000170, against the
 constellation counter, and item by item against an independent search restricted to the same
 item: each top column set C as a board whose top rows may use only C and bottom rows only the
-rest (blocked squares), counted by the engine's other searches."""
+rest (blocked squares), counted by the engine's other searches, and weighed as the join's
+symmetries say from counts of that board with long diagonals blocked."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -12,7 +14,7 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
-from nqueens_cp.backends import UnsupportedProblem, get_backend
+from nqueens_cp.backends import BackendError, UnsupportedProblem, get_backend
 from nqueens_cp.backends.bitmask import join
 from nqueens_cp.backends.watch import NEVER
 from tests.conftest import A000170, run
@@ -35,17 +37,50 @@ def test_the_join_counts_what_oeis_publishes(n):
     assert sum(part.func(part.context, i) for i in range(part.size)) == A000170[n - 1]
 
 
+def _weighed(n: int, c: int, unoccupied: int) -> int:
+    """What the join counts for top columns c under the long diagonals' symmetries, from the
+    definition (join._count_set): solutions whose bottom half has no queen on a long diagonal
+    (the centre aside), each weighing 2 per long diagonal its top half occupies, `unoccupied`
+    when it occupies none. From four counts of restricted boards by inclusion-exclusion:
+    t (any top), a (top main diagonal blocked), b (top anti-diagonal blocked), z (both):
+    4 (t - a - b + z) + 2 (a - z) + 2 (b - z) + unoccupied z."""
+    h = n // 2
+    blocked = {(r, x) for r in range(h, n) for x in (r, n - 1 - r) if not (n % 2 and r == h)}
+    main, anti = {(r, r) for r in range(h)}, {(r, n - 1 - r) for r in range(h)}
+
+    def counted(extra: set[tuple[int, int]]) -> int:
+        board = _restricted(n, c)
+        return nq.count(Problem(n, blocked=sorted(set(board.blocked) | blocked | extra)))
+
+    t, a, b, z = counted(set()), counted(main), counted(anti), counted(main | anti)
+    return 4 * t - 2 * a - 2 * b + unoccupied * z
+
+
+def _recounted(n: int, c: int, weight: int) -> int:
+    """What join.count_sets gives for c alone (its class, `weight` sets), by _weighed: on an
+    even board c's class and its complement's are counted together, the solutions with no queen
+    on a long diagonal once, twice, for c."""
+    full = (1 << n) - 1
+    if n % 2:
+        return weight * _weighed(n, c, 1)
+    mine = 1 if _mirror(n, c) == c else 2
+    if full ^ c == _mirror(n, c):
+        return mine * _weighed(n, c, 1)
+    return mine * (_weighed(n, c, 2) + _weighed(n, full ^ c, 0))
+
+
 @pytest.mark.parametrize("n", [9, 10])
 def test_every_column_set_and_its_images_count_as_an_independent_search_says(n):
     """The symmetries the weights stand for, checked on every column set: C, its mirror image
-    and (even n) its complement have equal counts, by a search that knows nothing of the join."""
+    and (even n) its complement have equal counts, by a search that knows nothing of the join;
+    and the join's count of C is what the long diagonals' symmetries make of those searches."""
     sets, weights = join.column_sets(n)
     full = (1 << n) - 1
     total = 0
     for c, w in zip(sets.tolist(), weights.tolist(), strict=True):
-        alone = join.count_sets(n, np.array([c], np.uint64), np.ones(1, np.int64), NEVER)
+        alone = join.count_sets(n, np.array([c], np.uint64), np.array([w], np.int64), NEVER)
+        assert alone == _recounted(n, c, w), (n, c)
         independent = nq.count(_restricted(n, c))
-        assert alone == independent, (n, c)
         images = {c, _mirror(n, c)} | ({full ^ c, full ^ _mirror(n, c)} if n % 2 == 0 else set())
         assert len(images) == w
         assert all(nq.count(_restricted(n, image)) == independent for image in images)
@@ -54,25 +89,59 @@ def test_every_column_set_and_its_images_count_as_an_independent_search_says(n):
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("n", [18, 20])
 def test_a_seeded_sample_of_large_items_recounts_exactly(n):
+    """Column sets of seeded work items, each counted by the join alone and recounted by the
+    independent search on restricted boards."""
     part = get_backend("bitmask").partition(Problem(n))
     assert part.fingerprint["split"] == "join"
     weights = dict(zip(*(a.tolist() for a in join.column_sets(n)), strict=True))
-    for i in random.Random(n).sample(range(part.size), 3):
-        sets = part.info(i)["column_sets"]
-        expected = sum(weights[c] * nq.count(_restricted(n, c)) for c in sets)
-        assert part.func(part.context, i) == expected, i
+    draw = random.Random(n)
+    for i in draw.sample(range(part.size), 2):
+        for c in draw.sample(part.info(i)["column_sets"], 2):
+            alone = join.count_sets(n, np.array([c], np.uint64), np.array([weights[c]], np.int64), NEVER)
+            assert alone == _recounted(n, c, weights[c]), (i, c)
 
 
 def test_the_plan_names_the_join_where_it_serves():
     b = get_backend("bitmask")
     assert b.plan(Problem(18), "count").algorithm == "join"
-    assert b.plan(Problem(17), "count").algorithm == "constellations"  # odd: one mirror only
-    assert b.plan(Problem(16), "count").algorithm == "constellations"  # measured faster there
+    assert b.plan(Problem(17), "count").algorithm == "join"
+    assert b.plan(Problem(16), "count").algorithm == "join"
+    assert b.plan(Problem(15), "count").algorithm == "constellations"  # measured faster there
     assert b.plan(Problem(18, blocked=[(0, 0)]), "count").algorithm != "join"
     with pytest.raises(UnsupportedProblem, match="--depth applies to row splits"):
         b.partition(Problem(18), depth=3)
     r = run("count", 18, "--checkpoint", "/nonexistent/folder/c.jsonl")
     assert r.exit_code == 2
+
+
+def test_the_plan_declares_the_joins_memory_and_keeps_to_the_budget():
+    """Memory is declared before it is allocated: the plan names it, takes fewer workers when
+    the budget holds fewer, and counts by constellations when it holds none."""
+    need = join.memory(22)
+    assert need > join.memory(20) > join.memory(18) > 0
+    roomy = get_backend("bitmask", workers=2, memory=4 * need).plan(Problem(22), "count")
+    assert (roomy.algorithm, roomy.workers, roomy.memory) == ("join", 2, 2 * need)
+    assert "per worker" in roomy.reason
+    one = get_backend("bitmask", workers=2, memory=need + need // 2).plan(Problem(22), "count")
+    assert (one.algorithm, one.workers, one.memory) == ("join", 1, need)
+    assert "1 of 2 workers under the memory budget" in one.reason
+    none = get_backend("bitmask", workers=2, memory=need // 2).plan(Problem(22), "count")
+    assert none.algorithm == "constellations" and none.memory is None
+    assert "over the memory budget" in none.reason
+    with pytest.raises(BackendError, match="memory must be a positive number of bytes"):
+        get_backend("bitmask", memory=-1).plan(Problem(22), "count")
+
+
+def test_memory_on_the_command_line():
+    r = run("count", 16, "--memory", "10M", "--json")
+    rec = json.loads(r.stdout)
+    assert r.exit_code == 0 and rec["count"] == A000170[15] and rec["plan"]["algorithm"] == "constellations"
+    r = run("count", 16, "--memory", "1.5GiB", "--json")
+    rec = json.loads(r.stdout)
+    assert rec["plan"]["algorithm"] == "join" and rec["plan"]["memory"] == join.memory(16) * rec["plan"]["workers"]
+    assert run("count", 12, "--memory", "lots").exit_code == 2
+    assert run("count", 12, "--memory", "0").exit_code == 2
+    assert run("count", 12, "-b", "cpsat", "--memory", "1G").exit_code == 2  # refused, not ignored

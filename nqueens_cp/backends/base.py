@@ -164,9 +164,13 @@ class Plan:
     algorithm: str
     reason: str
     workers: int = 1
+    #: The bytes the plan's workers may hold together, where the algorithm's memory grows with
+    #: the board (declared before anything is allocated); None where it stays small.
+    memory: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"task": self.task, "algorithm": self.algorithm, "reason": self.reason, "workers": self.workers}
+        shown = {"task": self.task, "algorithm": self.algorithm, "reason": self.reason, "workers": self.workers}
+        return shown | ({"memory": self.memory} if self.memory is not None else {})
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,30 @@ TimeOpt = Annotated[
     float | None, typer.Option("--time-limit", help="Seconds; reaching it ends with exit 3 (answer unknown).")
 ]
 WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Processes (bitmask count) or CP-SAT workers.")]
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """Bytes from a size people write: 512M, 2G, 1.5GiB, 4096 (K, M, G, T in powers of 1024)."""
+    match = _SIZE.fullmatch(text.strip())
+    if not match:
+        raise typer.BadParameter(f"a size such as 512M, 2G or 1.5GiB, got {text!r}")
+    number, unit = float(match[1]), match[2].upper()
+    size = int(number * 1024 ** "_KMGT".index(unit)) if unit else int(number)
+    if size <= 0:
+        raise typer.BadParameter(f"a positive size, got {text!r}")
+    return size
+
+
+MemoryOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--memory",
+        metavar="SIZE",
+        parser=parse_size,
+        help="Memory a count may use (512M, 2G; default: 80% of what is available); the plan keeps to it.",
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON record (same as --format json).")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Say on stderr which algorithm runs and why.")]
 SatSolverOpt = Annotated[

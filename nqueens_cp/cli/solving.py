@@ -18,6 +18,7 @@ from .options import (
     PROBLEM,
     BackendOpt,
     JsonOpt,
+    MemoryOpt,
     MznSolverOpt,
     NArg,
     ProblemSpec,
@@ -128,6 +129,7 @@ def count(
     spec: ProblemSpec = PROBLEM,
     time_limit: TimeOpt = None,
     workers: WorkersOpt = None,
+    memory: MemoryOpt = None,
     unique: Annotated[bool, typer.Option("--unique", help="Count symmetry classes (fundamental solutions).")] = False,
     dask: Annotated[
         str | None, typer.Option("--dask", metavar="ADDRESS", help="Count on a Dask scheduler, or 'local'.")
@@ -161,7 +163,7 @@ def count(
         raise UserError("--check goes with --checkpoint FILE")
     if partitioned:
         b, _ = prepare(
-            p, backend, "count", verbose, sat_solver=sat_solver, mzn_solver=mzn_solver
+            p, backend, "count", verbose, memory=memory, sat_solver=sat_solver, mzn_solver=mzn_solver
         )  # refused, not dropped
         if not b.capabilities.partition:
             raise UserError(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
@@ -192,6 +194,7 @@ def count(
             verbose,
             time_limit=time_limit,
             workers=workers,
+            memory=memory,
             sat_solver=sat_solver,
             mzn_solver=mzn_solver,
         )
@@ -222,6 +225,7 @@ def count(
                 verbose,
                 time_limit=time_limit,
                 workers=workers,
+                memory=memory,
                 sat_solver=sat_solver,
                 mzn_solver=mzn_solver,
                 progress=bar if "progress" in backend_class(backend).capabilities.options else None,

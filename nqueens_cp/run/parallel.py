@@ -64,6 +64,23 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+#: The share of the memory the machine has available that a count plans to use by default.
+MEMORY_SHARE = 0.8
+
+
+def default_memory() -> int:
+    """The bytes a count may use when no budget is given: MEMORY_SHARE of what the machine has
+    available now (MemAvailable in /proc/meminfo; all its physical memory where that is absent)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(MEMORY_SHARE * int(line.split()[1]) * 1024)
+    except OSError:
+        pass
+    return int(MEMORY_SHARE * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+
+
 def max_workers() -> int:
     return MAX_WORKERS_PER_CORE * default_workers()
 

@@ -48,10 +48,11 @@ class BitmaskBackend(Backend):
     """Options: `workers`, the processes a count may use (default: every core from n = 13);
     `progress`, a callback (done, total) over a count's sub-problems; `time_limit` in seconds;
     `lexicographic`, for `first`: the lexicographically first solution (a search) rather than
-    the fastest one (a construction where one exists)."""
+    the fastest one (a construction where one exists); `memory`, the bytes a count may use
+    (default: most of what the machine has available), which the plan keeps to."""
 
     capabilities = Capabilities(
-        options=frozenset({"workers", "progress", "time_limit", "lexicographic"}),
+        options=frozenset({"workers", "progress", "time_limit", "lexicographic", "memory"}),
         partition=True,
         own_count=True,
         repeat_free=True,
@@ -67,6 +68,9 @@ class BitmaskBackend(Backend):
         workers = self.settings.get("workers")
         if workers is not None and workers > max_workers():
             raise BackendError(f"workers must be at most {max_workers()} on this machine, got {workers}")
+        memory = self.settings.get("memory")
+        if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0):
+            raise BackendError(f"memory must be a positive number of bytes, got {memory!r}")
         return planner.plan(problem, task, self.settings, default_workers())
 
     # -- streams ---------------------------------------------------------------------------

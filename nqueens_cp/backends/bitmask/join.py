@@ -65,11 +65,11 @@ FIRST_ROOM = 1 << 12
 
 
 @njit(cache=True, nogil=True)
-def _placements(n, r0, rows, allowed, position, d1o, d2o, po):
-    """Every placement of `rows` queens on rows r0.. in distinct columns of `allowed`, no two
-    attacking, written to d1o, d2o (its / and \\ diagonals, r + c and r - c + n - 1, as words)
-    and po (the positions within `allowed` of its columns, as a mask): their number, or -1
-    when the arrays are too small."""
+def _placements(n, r0, rows, allowed, forbid, position, d1o, d2o, po):
+    """Every placement of `rows` queens on rows r0.. in distinct columns of `allowed` (less the
+    columns forbid[r] in row r), no two attacking, written to d1o, d2o (its / and \\
+    diagonals, r + c and r - c + n - 1, as words) and po (the positions within `allowed` of
+    its columns, as a mask): their number, or -1 when the arrays are too small."""
     full = (_ONE << np.uint64(n)) - _ONE
     if rows == 0:
         if d1o.shape[0] == 0:
@@ -85,7 +85,7 @@ def _placements(n, r0, rows, allowed, position, d1o, d2o, po):
     pos = np.zeros(rows, np.int64)
     k = 0
     i = 0
-    avail[0] = allowed
+    avail[0] = allowed & ~forbid[r0]
     while True:
         a = avail[i]
         if a == _ZERO:
@@ -111,51 +111,72 @@ def _placements(n, r0, rows, allowed, position, d1o, d2o, po):
         nr = (rd[i] | bit) >> _ONE
         i += 1
         cols[i], ld[i], rd[i], d1[i], d2[i], pos[i] = nc, nl, nr, nd1, nd2, npos
-        avail[i] = allowed & ~(nc | nl | nr)
+        avail[i] = allowed & ~(nc | nl | nr | forbid[r0 + i])
 
 
 @njit(cache=True, nogil=True)
-def _by_positions(n, r0, rows, allowed, position, width):
-    """The placements of _placements grouped by the positions they use: (first, d1, d2), the
-    group of position mask s being first[s]:first[s + 1] (counting sort, 2^width groups)."""
-    room = 1 << 10
+def _scratch(space, i, size):
+    """space[i] with room for `size` words, grown (to twice the size) when it has less: the
+    lists and tables are reused from one column set to the next, not allocated afresh."""
+    if space[i].shape[0] < size:
+        space[i] = np.empty(2 * size, np.uint64)
+    return space[i]
+
+
+@njit(cache=True, nogil=True)
+def new_space():
+    """The reusable arrays of count_sets, listed and matching (slots: SLOT_* below)."""
+    return [np.empty(0, np.uint64) for _ in range(SLOTS)]
+
+
+SLOT_TABLE, SLOT_ENTRY, SLOT_ARRANGED, SLOT_PLACED, SLOT_UPPER, SLOT_LOWER, SLOT_TOP, SLOT_UNDER = range(8)
+SLOTS = 10  # the last two hold the flipped lists
+
+
+@njit(cache=True, nogil=True)
+def _by_positions(n, r0, rows, allowed, forbid, position, width, space, slot):
+    """The placements of _placements grouped by the positions they use: (first, d1, d2, sig),
+    the group of position mask s being first[s]:first[s + 1] (counting sort, 2^width groups),
+    sig each placement's part of the signature (see listed). In space[slot], 3 words each."""
+    h = np.uint64(n // 2)
+    window = (_ONE << np.uint64(n - 1)) - _ONE
+    shift = np.uint64(n - 1)
     while True:
-        d1 = np.empty(room, np.uint64)
-        d2 = np.empty(room, np.uint64)
-        pos = np.empty(room, np.int64)
-        k = _placements(n, r0, rows, allowed, position, d1, d2, pos)
+        raw = _scratch(space, SLOT_PLACED, 3 << 10)
+        room = raw.shape[0] // 3
+        d1, d2, pos = raw[:room], raw[room : 2 * room], raw[2 * room : 3 * room].view(np.int64)
+        k = _placements(n, r0, rows, allowed, forbid, position, d1, d2, pos)
         if k >= 0:
             break
-        room *= 2
+        space[SLOT_PLACED] = np.empty(6 * room, np.uint64)
     first = np.zeros((1 << width) + 1, np.int64)
     for i in range(k):
         first[pos[i] + 1] += 1
     for s in range(1 << width):
         first[s + 1] += first[s]
     at = first[:-1].copy()
-    g1 = np.empty(k, np.uint64)
-    g2 = np.empty(k, np.uint64)
+    grouped = _scratch(space, slot, 3 * k)
+    g1, g2, sig = grouped[:k], grouped[k : 2 * k], grouped[2 * k : 3 * k]
     for i in range(k):
         j = at[pos[i]]
         at[pos[i]] += 1
         g1[j], g2[j] = d1[i], d2[i]
-    return first, g1, g2
+        sig[j] = ((d1[i] >> h) & window) | (((d2[i] >> h) & window) << shift)
+    return first, g1, g2, sig
 
 
 @njit(cache=True, nogil=True)
-def listed(n, r0, rows, allowed):
+def listed(n, r0, rows, allowed, forbid, space, slot):
     """The signatures of the partial solutions on `rows` rows from r0 in the columns `allowed`
-    (as many as rows). Bits 0..n-2 are the / diagonals r + c = h..h+n-2 and bits n-1..2n-3
-    the \\ diagonals r - c + n - 1 in the same range, h = n // 2.
+    (as many as rows), less the columns forbid[r] in each row r, in space[slot]. Bits 0..n-2
+    are the / diagonals r + c = h..h+n-2 and bits n-1..2n-3 the \\ diagonals r - c + n - 1 in
+    the same range, h = n // 2.
 
     The half is itself a join of two quarters, its first rows // 2 rows and the rest: each is
     listed by a search over all of `allowed` and grouped by the columns it uses, and a partial
     is a pair from complementary groups whose diagonals differ, found by a branch-free scan
     (about 11 pairs tried per partial at n = 18, where a search of the half visits far more
     nodes per leaf)."""
-    hu = np.uint64(n // 2)
-    window = (_ONE << np.uint64(n - 1)) - _ONE
-    shift = np.uint64(n - 1)
     position = np.zeros(n, np.int64)
     width = 0
     for c in range(n):
@@ -163,28 +184,24 @@ def listed(n, r0, rows, allowed):
             position[c] = 1 << width
             width += 1
     upper = rows // 2
-    f1, a1, a2 = _by_positions(n, r0, upper, allowed, position, width)
-    f2, b1, b2 = _by_positions(n, r0 + upper, rows - upper, allowed, position, width)
+    f1, a1, a2, sa = _by_positions(n, r0, upper, allowed, forbid, position, width, space, SLOT_UPPER)
+    f2, b1, b2, sb = _by_positions(n, r0 + upper, rows - upper, allowed, forbid, position, width, space, SLOT_LOWER)
     every = (1 << width) - 1
-    room = FIRST_ROOM
-    out = np.empty(room, np.uint64)
+    out = _scratch(space, slot, FIRST_ROOM)
     k = 0
     for s in range(1 << width):
         lo, hi = f2[every ^ s], f2[(every ^ s) + 1]
         if f1[s + 1] == f1[s] or hi == lo:
             continue
         need = k + (f1[s + 1] - f1[s]) * (hi - lo)
-        if need > room:
-            while room < need:
-                room *= 2
-            grown = np.empty(room, np.uint64)
+        if need > out.shape[0]:
+            grown = np.empty(2 * need, np.uint64)
             grown[:k] = out[:k]
-            out = grown
+            space[slot] = out = grown
         for i in range(f1[s], f1[s + 1]):
-            x1, x2 = a1[i], a2[i]
+            x1, x2, xs = a1[i], a2[i], sa[i]
             for j in range(lo, hi):
-                y1, y2 = x1 | b1[j], x2 | b2[j]
-                out[k] = ((y1 >> hu) & window) | (((y2 >> hu) & window) << shift)
+                out[k] = xs | sb[j]
                 k += ((x1 & b1[j]) | (x2 & b2[j])) == _ZERO
     return out[:k]
 
@@ -200,33 +217,36 @@ def _cut_pattern(x, cuts, k):
 
 
 @njit(cache=True, nogil=True)
-def matching(small, big):
-    """The pairs of small x big whose signatures share no bit (see the module's text). The
-    big list is stored in blocks of BLOCK words (64 partials a word) per bucket; the small
-    list is grouped by its cut bits, and each bucket is visited by every compatible group in
-    turn, so its tables stay in the cache while they are read."""
+def _frequencies(items, both):
+    """How often each bit of `both` is set, over a sample of at most 1024 items (the counts
+    only choose the sieve's cut bits)."""
+    counts = np.zeros(64, np.int64)
+    step = max(items.shape[0] // 1024, 1)
+    for i in range(0, items.shape[0], step):
+        y = items[i] & both
+        while y != _ZERO:
+            counts[trailing_zeros(y)] += 1
+            y &= y - _ONE
+    return counts
+
+
+@njit(cache=True, nogil=True)
+def matching(small, small_weight, big, big_weight, space):
+    """The pairs of small x big whose signatures share no bit, each counted as the product of
+    its partials' weights (big's below 8). The big list is stored in blocks of BLOCK words
+    (64 partials a word) per bucket, a bucket per cut pattern and weight; the small list is
+    grouped by its cut bits, and each bucket is visited by every compatible group in turn, so
+    its tables stay in the cache while they are read. `space` holds reusable arrays."""
     seen_small, seen_big = _ZERO, _ZERO
     for x in small:
         seen_small |= x
     for x in big:
         seen_big |= x
     both = seen_small & seen_big  # a bit set on one side only can never clash
-    fs = np.zeros(64, np.int64)
-    fb = np.zeros(64, np.int64)
-    for x in small:
-        y = x & both
-        while y != _ZERO:
-            fs[trailing_zeros(y)] += 1
-            y &= y - _ONE
-    for x in big:
-        y = x & both
-        while y != _ZERO:
-            fb[trailing_zeros(y)] += 1
-            y &= y - _ONE
     k = 0
     while k < MAX_CUTS and (big.shape[0] >> (k + 1)) >= MIN_BUCKET:
         k += 1
-    score = fs * fb
+    score = _frequencies(small, both) * _frequencies(big, both)
     cuts = np.zeros(k, np.int64)
     cutmask = _ZERO
     for j in range(k):
@@ -238,20 +258,26 @@ def matching(small, big):
         score[best] = -1
         cutmask |= _ONE << np.uint64(best)
     rest = both & ~cutmask
-    rank = np.zeros(64, np.int64)  # the bits that stay, numbered 0..q-1, CHUNK to a chunk
-    q = 0
-    y = rest
-    while y != _ZERO:
-        rank[trailing_zeros(y)] = q
-        q += 1
-        y &= y - _ONE
     entries = 1 << CHUNK
-    stride = max((q + CHUNK - 1) // CHUNK, 1) * entries  # table entries per block
-    buckets = 1 << k
+    top_bit = 0
+    while (rest >> np.uint64(top_bit)) > _ZERO:
+        top_bit += 1
+    chunks = max((top_bit + CHUNK - 1) // CHUNK, 1)  # over the bit positions as they are
+    stride = chunks * entries  # table entries per block
+    level_of = np.full(8, -1, np.int64)
+    levels = np.zeros(8, np.int64)
+    distinct = 0
+    for w in big_weight:
+        if level_of[w] < 0:
+            level_of[w] = distinct
+            levels[distinct] = w
+            distinct += 1
+    patterns = 1 << k
+    buckets = patterns * distinct  # bucket = level * patterns + cut pattern
     bucket = np.empty(big.shape[0], np.int64)
     sizes = np.zeros(buckets, np.int64)
     for i in range(big.shape[0]):
-        bucket[i] = _cut_pattern(big[i], cuts, k)
+        bucket[i] = level_of[big_weight[i]] * patterns + _cut_pattern(big[i], cuts, k)
         sizes[bucket[i]] += 1
     first = np.zeros(buckets + 1, np.int64)  # each bucket's blocks
     for b in range(buckets):
@@ -259,21 +285,30 @@ def matching(small, big):
     blocks = first[buckets]
     # entry (block, chunk c, pattern e): BLOCK words with a 1 for each partial of the block that
     # lacks every bit of e in chunk c, at table[((block * stride) + c * entries + e) * BLOCK]
-    table = np.full(blocks * stride * BLOCK, _ALL)
-    valid = np.zeros(blocks * BLOCK, np.uint64)
+    words = blocks * BLOCK
+    arranged = _scratch(space, SLOT_ARRANGED, 64 * words)  # bucket order, word w's 64 partials
+    valid = np.zeros(words, np.uint64)
     placed = np.zeros(buckets, np.int64)
     for i in range(big.shape[0]):
         b = bucket[i]
-        at = first[b] * BLOCK + placed[b] // 64  # its word: block * BLOCK + lane
-        lane = at % BLOCK
-        bit = _ONE << np.uint64(placed[b] % 64)
+        at = first[b] * BLOCK * 64 + placed[b]
         placed[b] += 1
-        valid[at] |= bit
-        x = big[i] & rest
-        while x != _ZERO:
-            r = rank[trailing_zeros(x)]
-            table[((at // BLOCK) * stride + (r // CHUNK) * entries + (1 << (r % CHUNK))) * BLOCK + lane] &= ~bit
-            x &= x - _ONE
+        arranged[at] = big[i] & rest
+        valid[at // 64] |= _ONE << np.uint64(at % 64)
+    table = _scratch(space, SLOT_TABLE, blocks * stride * BLOCK)
+    row = np.zeros(64, np.uint64)
+    for w in range(words):  # transposed: row[bit] has a 1 for each of the word's partials with it
+        row[:] = _ZERO
+        here = valid[w]
+        for j in range(64):
+            if (here >> np.uint64(j)) & _ONE:
+                x = arranged[w * 64 + j]
+                while x != _ZERO:
+                    row[trailing_zeros(x)] |= _ONE << np.uint64(j)
+                    x &= x - _ONE
+        block, lane = w // BLOCK, w % BLOCK
+        for r in range(chunks * CHUNK):
+            table[(block * stride + (r // CHUNK) * entries + (1 << (r % CHUNK))) * BLOCK + lane] = ~row[r]
     for e0 in range(0, blocks * stride, entries):
         for e in range(3, entries):
             low = e & -e
@@ -281,49 +316,53 @@ def matching(small, big):
                 into, a, b = (e0 + e) * BLOCK, (e0 + (e ^ low)) * BLOCK, (e0 + low) * BLOCK
                 for lane in range(BLOCK):
                     table[into + lane] = table[a + lane] & table[b + lane]
-    # the small list grouped by cut pattern, each partial as its table entries (one per chunk)
-    start = np.zeros(buckets + 1, np.int64)
+    # the small list grouped by cut pattern, each partial as its table entries (one per chunk
+    # it touches, at entry[at * chunks ...]) and their number
+    start = np.zeros(patterns + 1, np.int64)
     mine = np.empty(small.shape[0], np.int64)
     for i in range(small.shape[0]):
         mine[i] = _cut_pattern(small[i], cuts, k)
         start[mine[i] + 1] += 1
-    for b in range(buckets):
+    for b in range(patterns):
         start[b + 1] += start[b]
     slot = start[:-1].copy()
-    entry = np.zeros((small.shape[0], stride // entries), np.int64)
+    entry = _scratch(space, SLOT_ENTRY, small.shape[0] * chunks)
     used = np.zeros(small.shape[0], np.int64)
+    weight = np.zeros(small.shape[0], np.int64)
     for i in range(small.shape[0]):
         at = slot[mine[i]]
         slot[mine[i]] += 1
+        weight[at] = small_weight[i]
         y = small[i] & rest
-        while y != _ZERO:
-            r = rank[trailing_zeros(y)]
-            entry[at, r // CHUNK] |= 1 << (r % CHUNK)
-            y &= y - _ONE
         m = 0
-        for c in range(stride // entries):
-            if entry[at, c] != 0:
-                entry[at, m] = c * entries + entry[at, c]
+        for c in range(chunks):
+            code = (y >> np.uint64(c * CHUNK)) & np.uint64(entries - 1)
+            if code != _ZERO:
+                entry[at * chunks + m] = np.uint64(c * entries) + code
                 m += 1
         used[at] = m
     total = 0
     for b in range(buckets):
         if first[b] == first[b + 1]:
             continue
-        free = (buckets - 1) & ~b
+        level = levels[b // patterns]
+        free = (patterns - 1) & ~b
         s = free
         while True:  # every group of the small list whose cut bits are disjoint from b's
             for i in range(start[s], start[s + 1]):
+                ones = 0
+                mine_at = i * chunks
                 for block in range(first[b], first[b + 1]):
                     w = block * BLOCK
                     a0, a1, a2, a3 = valid[w], valid[w + 1], valid[w + 2], valid[w + 3]
                     for j in range(used[i]):
-                        o = (block * stride + entry[i, j]) * BLOCK
+                        o = (block * stride + np.int64(entry[mine_at + j])) * BLOCK
                         a0 &= table[o]
                         a1 &= table[o + 1]
                         a2 &= table[o + 2]
                         a3 &= table[o + 3]
-                    total += popcount(a0) + popcount(a1) + popcount(a2) + popcount(a3)
+                    ones += popcount(a0) + popcount(a1) + popcount(a2) + popcount(a3)
+                total += weight[i] * level * ones
             if s == 0:
                 break
             s = (s - 1) & free
@@ -331,25 +370,126 @@ def matching(small, big):
 
 
 @njit(cache=True, nogil=True)
+def _reversed(x):
+    """x's 64 bits in reverse order (swaps of halves, quarters, ... single bits)."""
+    x = ((x >> np.uint64(1)) & np.uint64(0x5555555555555555)) | ((x & np.uint64(0x5555555555555555)) << np.uint64(1))
+    x = ((x >> np.uint64(2)) & np.uint64(0x3333333333333333)) | ((x & np.uint64(0x3333333333333333)) << np.uint64(2))
+    x = ((x >> np.uint64(4)) & np.uint64(0x0F0F0F0F0F0F0F0F)) | ((x & np.uint64(0x0F0F0F0F0F0F0F0F)) << np.uint64(4))
+    x = ((x >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)) | ((x & np.uint64(0x00FF00FF00FF00FF)) << np.uint64(8))
+    x = ((x >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)) | ((x & np.uint64(0x0000FFFF0000FFFF)) << np.uint64(16))
+    return (x >> np.uint64(32)) | (x << np.uint64(32))
+
+
+@njit(cache=True, nogil=True)
+def flipped(signatures, n, space, slot):
+    """The signatures of the top-bottom mirror images (row r to n - 1 - r) of partials of the
+    same columns, in space[slot]: a / diagonal d becomes the \\ diagonal 2n - 2 - d and the
+    other way round, so the two (n - 1)-bit halves of a signature swap and each is read
+    backwards, which is the whole 2n - 2 bits read backwards."""
+    out = _scratch(space, slot, signatures.shape[0])[: signatures.shape[0]]
+    shift = np.uint64(64 - 2 * (n - 1))
+    for i in range(signatures.shape[0]):
+        out[i] = _reversed(signatures[i]) >> shift
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _mirror(c, n):
+    m = _ZERO
+    for x in range(n):
+        if (c >> np.uint64(x)) & _ONE:
+            m |= _ONE << np.uint64(n - 1 - x)
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _weighed(top, bottom, diagonals, unoccupied, left_out, space):
+    """The pairs of top x bottom that match, where a bottom partial with a bit of `left_out`
+    (a queen on a long diagonal) is left out and a top partial weighs 2 per long diagonal it
+    occupies (a bit of `diagonals`), or `unoccupied` when it occupies neither (_count_set)."""
+    keep = 0
+    for x in bottom:
+        keep += (x & left_out) == _ZERO
+    if keep == 0 or top.shape[0] == 0:
+        return 0
+    kept = np.empty(keep, np.uint64)
+    j = 0
+    for x in bottom:
+        if (x & left_out) == _ZERO:
+            kept[j] = x
+            j += 1
+    weight = np.empty(top.shape[0], np.int64)
+    used = 0
+    for i in range(top.shape[0]):
+        d = popcount(top[i] & diagonals)
+        weight[i] = (1 << d) if d else unoccupied
+        used += weight[i] != 0
+    if used == 0:
+        return 0
+    tops = np.empty(used, np.uint64)
+    weights = np.empty(used, np.int64)
+    j = 0
+    for i in range(top.shape[0]):
+        if weight[i] != 0:
+            tops[j], weights[j] = top[i], weight[i]
+            j += 1
+    ones = np.ones(keep, np.int64)
+    if used <= keep:
+        return matching(tops, weights, kept, ones, space)
+    return matching(kept, ones, tops, weights, space)
+
+
+@njit(cache=True, nogil=True)
+def _count_set(n, c, weight, space):
+    """The solutions of the column set c's class, `weight` sets (see column_sets), counted
+    under the long diagonals' symmetries as well as the mirrors:
+    - The reflection in the anti-diagonal (r, c) -> (n - 1 - c, n - 1 - r) keeps every square
+      of the anti-diagonal and maps the main diagonal's top squares onto its bottom ones; the
+      reflection in the main diagonal does the same the other way round. So solutions with a
+      queen on a long diagonal in the bottom half are the images of those with it in the top:
+      counting only solutions whose bottom half has no queen on a long diagonal (the centre of
+      an odd board aside, which both reflections keep), each twice per long diagonal its top
+      half holds, counts every solution once.
+    - The left-right mirror swaps the two long diagonals and keeps the halves, so it still maps
+      c's count onto its mirror image's. The top-bottom mirror swaps the halves, so it holds
+      only for solutions with no queen on a long diagonal: on an even board those of c and of
+      its complement are counted once, twice, for c (`unoccupied` 2 and 0), or once each when
+      the complement is c's own mirror image.
+    The top partials of c are the mirror images of the bottom partials of c's columns, so on
+    an even board each of c and its complement is listed once and serves both."""
+    h = n // 2
+    full = (_ONE << np.uint64(n)) - _ONE
+    other = full & ~c
+    forbid = np.zeros(n, np.uint64)
+    top_slot, under_slot = SLOT_TOP, SLOT_UNDER
+    diagonals = (_ONE << np.uint64(n - 1 - h)) | (_ONE << np.uint64(2 * n - 2 - h))
+    if n % 2 == 1:  # the bottom half (with the middle row) leaves its long diagonals but the centre
+        for r in range(h, n):
+            if r != h:
+                forbid[r] = (_ONE << np.uint64(r)) | (_ONE << np.uint64(n - 1 - r))
+        top = listed(n, 0, h, c, forbid, space, top_slot)
+        bottom = listed(n, h, n - h, other, forbid, space, under_slot)
+        return weight * _weighed(top, bottom, diagonals, 1, _ZERO, space)  # (forbid left them out)
+    mine = 1 if _mirror(c, n) == c else 2  # the sets c's mirror image adds
+    top = listed(n, 0, h, c, forbid, space, top_slot)
+    under = listed(n, 0, h, other, forbid, space, under_slot)
+    if other == _mirror(c, n):  # the complement is in c's own class
+        return mine * _weighed(top, flipped(under, n, space, SLOTS - 2), diagonals, 1, diagonals, space)
+    both = _weighed(top, flipped(under, n, space, SLOTS - 2), diagonals, 2, diagonals, space)
+    both += _weighed(under, flipped(top, n, space, SLOTS - 1), diagonals, 0, diagonals, space)
+    return mine * both
+
+
+@njit(cache=True, nogil=True)
 def count_sets(n, sets, weights, stop):
     """The weighted solutions over the top column sets `sets`. A set flag (stop[0], watch.py)
     ends the call between two sets; the caller then discards what it returns."""
-    h = n // 2
-    full = (_ONE << np.uint64(n)) - _ONE
     total = 0
+    space = new_space()
     for i in range(sets.shape[0]):
         if stop[0] != 0:
             return total
-        top = listed(n, 0, h, sets[i])
-        if top.shape[0] == 0:
-            continue
-        bottom = listed(n, h, n - h, full & ~sets[i])
-        if bottom.shape[0] == 0:
-            continue
-        if top.shape[0] <= bottom.shape[0]:
-            total += weights[i] * matching(top, bottom)
-        else:
-            total += weights[i] * matching(bottom, top)
+        total += _count_set(n, sets[i], weights[i], space)
     return total
 
 
@@ -393,6 +533,25 @@ def column_sets(n: int) -> tuple[np.ndarray, np.ndarray]:
     sets, weights = np.empty(most, np.int64), np.empty(most, np.int64)
     k = _column_sets(n, sets, weights)
     return sets[:k].astype(np.uint64), weights[:k].copy()
+
+
+#: The longest list of partials (top or bottom) over a seeded sample of 300 column sets, by n
+#: (measured; from 23 on, extrapolated by the factor 6 that each two columns multiply it by).
+LONGEST = {16: 2848, 17: 12836, 18: 16022, 19: 74300, 20: 98560, 21: 568844, 22: 757722}
+#: Bytes a worker holds per partial of its longest list: its lists, their mirror images, the
+#: matcher's tables and arranged copy, with room for the doubling of reused arrays (measured at
+#: up to 120 at n = 20-22 as the growth of the peak resident size).
+BYTES_PER_PARTIAL = 256
+#: Column sets, weights and the compiled kernels, besides the lists.
+BASE_BYTES = 64 << 20
+
+
+def memory(n: int) -> int:
+    """The bytes one worker of the join may hold on an n x n board (see LONGEST), declared in
+    the plan before anything is allocated."""
+    longest = LONGEST.get(n) or LONGEST[22 - n % 2] * 6 ** ((n - 22 + n % 2) // 2)
+    sets = comb(n, n // 2) * 16  # column sets and weights
+    return BASE_BYTES + sets + int(1.5 * longest) * BYTES_PER_PARTIAL
 
 
 Context = tuple[int, np.ndarray, np.ndarray]

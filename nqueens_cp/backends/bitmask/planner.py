@@ -32,11 +32,10 @@ PARALLEL_FROM_N = 13
 
 #: Plain boards are counted by constellations, under the symmetries they keep, from this size
 #: (below it the whole count takes milliseconds either way) up to CONSTELLATIONS_MAX_N.
-#: Counting queens by joining half-boards (join.py) on even boards from this size: measured
-#: at 0.48 of the constellations' time at n = 18 and even at n = 16 (docs/benchmarks.md), where
-#: the count takes a second either way. Odd boards keep only one mirror and stay with
-#: constellations (1.8 of their time at n = 17).
-JOIN_FROM_N = 18
+#: Counting queens by joining half-boards (join.py) from this size: measured at 0.65 of the
+#: constellations' time at n = 16, 0.68 at 17 and 0.3 at 19 (docs/benchmarks.md); at n = 15
+#: it takes 1.3 of their time (a third of a second either way).
+JOIN_FROM_N = 16
 #: ...up to this size: the column sets to join, C(n, n/2) / 4, are listed before the count.
 JOIN_MAX_N = 26
 CONSTELLATIONS_FROM_N = 11
@@ -145,6 +144,11 @@ def count_symmetries(problem: Problem) -> str:
     )
 
 
+def mib(size: int) -> str:
+    """A size in bytes as people read it (MiB up to 10 GiB, then GiB)."""
+    return f"{size / 2**20:,.0f} MiB" if size < 10 << 30 else f"{size / 2**30:,.1f} GiB"
+
+
 def specialised(problem: Problem) -> bool:
     """A rook, queen or superqueen on a square board: the pieces and shape the specialised
     kernels are written for (every other piece and shape runs the generic search)."""
@@ -152,11 +156,11 @@ def specialised(problem: Problem) -> bool:
 
 
 def joined(problem: Problem) -> bool:
-    """Queens on a plain even square board in the join's range (join.py)."""
+    """Queens on a plain square board in the join's range (join.py)."""
     rule = problem.rule
     queen = rule.diagonals and not rule.knight and not rule.leapers and rule.classic
     plain = problem.is_plain and problem.square and not problem.torus
-    return queen and plain and problem.n % 2 == 0 and JOIN_FROM_N <= problem.n <= JOIN_MAX_N
+    return queen and plain and JOIN_FROM_N <= problem.n <= JOIN_MAX_N
 
 
 def constrained(problem: Problem) -> bool:
@@ -246,11 +250,22 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
     if translated(problem):
         why = f"{SEARCHER} counts wrapped lines" + count_symmetries(problem)
         return Plan(task, Algorithm.ANY_PIECE, why, w)
+    over = ""  # why the join, where it serves, does not fit the memory budget
     if joined(problem):
-        why = f"queens on an even board of {JOIN_FROM_N} to {JOIN_MAX_N} columns: half-boards joined (faster here)"
-        return Plan(task, Algorithm.JOIN, why, w)
+        from ...run.parallel import default_memory
+        from .join import memory
+
+        need, budget = memory(n), settings.get("memory") or default_memory()
+        fits = min(w, budget // need)
+        why = f"queens on a board of {JOIN_FROM_N} to {JOIN_MAX_N} columns: half-boards joined (faster here)"
+        if fits >= 1:
+            why += f"; up to {mib(need)} per worker"
+            if fits < w:
+                why += f", so {fits} of {w} workers under the memory budget of {mib(budget)}"
+            return Plan(task, Algorithm.JOIN, why, fits, memory=need * fits)
+        over = f"the join would hold {mib(need)}, over the memory budget of {mib(budget)}: "
     if by_constellations(problem):
-        why = "all 8 symmetries hold: classes of ring pieces, under 1/8 of the search"
+        why = over + "all 8 symmetries hold: classes of ring pieces, under 1/8 of the search"
         return Plan(task, Algorithm.CONSTELLATIONS, why, w)
     if constrained(problem) and _unusable_share(problem) > MRV_COUNT_UNUSABLE:
         return Plan(task, Algorithm.MRV, "over half the board unusable: the most-constrained-line search prunes more")

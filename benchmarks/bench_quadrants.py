@@ -1,0 +1,127 @@
+"""Our count beside the fastest published CPU counter, Evgeny Kluev's quadrant method (issue 36).
+
+    python benchmarks/bench_quadrants.py PATH [SIZES...] [--threads T]
+
+PATH is a checkout of the public repository EvgenyKluev/N-Queens-Count-Sol: a work tree, or a
+bare git directory such as the one the search tool's fetch brings (its HEAD is exported). Its
+code is not part of this project: the benchmark builds it in a temporary folder, once per board
+size, with the settings its own `solcounter.h` tabulates for that size (sieve cuts, match sizes,
+BMI2 and prefetch), BMI2 and prefetch compiled in, `g++ -std=c++20 -O3 -march=native`. Then, in
+one run and for each size, it times its program and our `nq.count` on the same number of threads
+(ours warm: kernels compiled before the clock starts, the pool started inside it), checks both
+counts against OEIS A000170, and prints our time over its time. Sizes default to 16..18.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+import nqueens_cp as nq
+from nqueens_cp.backends import get_backend
+from nqueens_cp.backends.bitmask import join
+
+A000170 = {
+    14: 365596,
+    15: 2279184,
+    16: 14772512,
+    17: 95815104,
+    18: 666090624,
+    19: 4968057848,
+    20: 39029188884,
+    21: 314666222712,
+}
+
+# Its solcounter.h's table, by size: sieveCuts, matchMinSize, bmiIntrin, prefetch ("*" read as on).
+SETTINGS = {
+    16: (0, 40, False, True),
+    17: (0, 40, False, True),
+    18: (0, 40, False, True),
+    19: (0, 40, True, True),
+    20: (3, 60, True, True),
+    21: (3, 60, True, False),
+    22: (6, 80, True, True),
+}
+
+
+def exported(checkout: Path, into: Path) -> Path:
+    """The checkout's files in `into`: copied from a work tree, or HEAD exported from a bare one."""
+    if (checkout / "quadrants1.h").exists():
+        shutil.copytree(checkout, into, dirs_exist_ok=True)
+        return into
+    archive = subprocess.run(["git", f"--git-dir={checkout}", "archive", "HEAD"], capture_output=True, check=True)
+    with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def built(source: Path, n: int) -> Path:
+    """Its program for board size n, with its own settings for n (see SETTINGS)."""
+    cuts, min_size, bmi, prefetch = SETTINGS[n]
+    folder = source.parent / f"n{n}"
+    shutil.copytree(source, folder, dirs_exist_ok=True)
+    counter = folder / "solcounter.h"
+    text = re.sub(r"inline constexpr int size = \d+;", f"inline constexpr int size = {n};", counter.read_text())
+    text = re.sub(r"\.sieveCuts = \d+", f".sieveCuts = {cuts}", text)
+    text = re.sub(r"\.matchMinSize = \d+", f".matchMinSize = {min_size}", text)
+    text = re.sub(r"\.bmiIntrin = \w+", f".bmiIntrin = {str(bmi).lower()}", text)
+    text = re.sub(r"\.prefetch = \w+", f".prefetch = {str(prefetch).lower()}", text)
+    counter.write_text(text)
+    for header, include in (("bmintrin.h", "bmi2.h"), ("prefetch.h", "prefetchx86.h")):
+        path = folder / header
+        path.write_text(path.read_text().replace(f'//#include "{include}"', f'#include "{include}"'))
+    program = folder / "nqueens"
+    command = ["g++", "-std=c++20", "-O3", "-march=native", "-pthread", "main.cpp", "-o", str(program)]
+    subprocess.run(command, cwd=folder, check=True)
+    return program
+
+
+def theirs(program: Path, threads: int) -> tuple[int, float]:
+    """(count, seconds) of its program, timed from outside (start to exit)."""
+    start = time.perf_counter()
+    out = subprocess.run([str(program), str(threads)], capture_output=True, text=True, check=True).stdout
+    took = time.perf_counter() - start
+    return int(re.search(r"Result: (\d+)", out).group(1)), took
+
+
+def ours(n: int, threads: int) -> tuple[int, float, str]:
+    """(count, seconds, the plan's algorithm) of nq.count on `threads` workers."""
+    plan = get_backend("bitmask", workers=threads).plan(nq.Problem(n), "count")
+    start = time.perf_counter()
+    count = nq.count(n, workers=threads)
+    return count, time.perf_counter() - start, plan.algorithm.value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("checkout", type=Path, help="a checkout of EvgenyKluev/N-Queens-Count-Sol")
+    parser.add_argument("sizes", nargs="*", type=int, default=[16, 17, 18])
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    if not shutil.which("g++"):
+        sys.exit("bench_quadrants: g++ is needed to build the quadrant counter")
+    nq.count(12, workers=1)  # compile our kernels (constellations, the join) before any clock starts
+    join.load_kernels()
+    with tempfile.TemporaryDirectory() as tmp:
+        source = exported(args.checkout.expanduser(), Path(tmp) / "source")
+        print(f"threads {args.threads}")
+        print("n    quadrants s   ours s   ours / quadrants   our algorithm")
+        for n in args.sizes:
+            program = built(source, n)
+            count, took = theirs(program, args.threads)
+            assert count == A000170[n], (n, count)
+            mine, our_time, algorithm = ours(n, args.threads)
+            assert mine == A000170[n], (n, mine)
+            print(f"{n:<4} {took:11.2f} {our_time:8.2f} {our_time / took:18.2f}   {algorithm}")
+
+
+if __name__ == "__main__":
+    main()
