@@ -1,27 +1,15 @@
 """Counting by joining half-boards (issue 36): the engine's join (backends/bitmask/join.py),
-timed against the constellation counter in one run, as ratios, with where its time goes.
+timed against the constellation counter in one run, as ratios.
 
     python benchmarks/bench_join.py            # n = 12..16
-    python benchmarks/bench_join.py 16 18 --sample 10
+    python benchmarks/bench_join.py 16 17 18 --sample 10
 
-The method (the planner takes it for queens on even boards from n = 18):
-- Split the board into the top h = n // 2 rows and the bottom n - h rows. A solution puts its
-  top queens on some set C of h columns and its bottom queens on the other n - h.
-- For each C, list the top half's partial solutions (h queens on the top rows, on the columns
-  of C, no two attacking) and the bottom half's (on the other columns). A top and a bottom
-  partial make a solution exactly when no diagonal holds a queen of each. Only diagonals that
-  cross both halves matter: n - 1 of each direction, so each partial is a 2n - 2 bit signature
-  (one word up to n = 33) and a pair matches when the AND of the two words is zero.
-- The count is the sum over C of the matching pairs. Pairs are counted 64 at a time: the
-  larger list is stored bit-transposed (for each signature bit, a word per group of 64
-  partials that lack it), and each partial of the smaller list ANDs the rows of its own bits.
-  A few "cut" bits, those most often set on both sides, index buckets of the larger list, and
-  a partial visits only the buckets whose cut bits it does not share (a sieve).
-- Symmetry: the left-right mirror maps C to its mirror image, and for even n the top-bottom
-  mirror maps C to its complement, so one C in each class of up to 4 is counted and weighted.
-
-Each count is checked against OEIS A000170 and against the constellation counter's.
-`--sample K` times every K-th column set (for large n) and scales the time up by K.
+Both run in this process on one core, warm (kernels compiled before the clock starts), the join
+over its column sets (join.count_sets) and the constellation counter item after item through
+its own partition (the planner takes the join from n = 16, so nq.count would time the join
+twice). The method is described in join.py. Each count is checked against OEIS A000170 and
+against the constellation counter's. `--sample K` times every K-th column set (for large n)
+and scales the time up by K; the constellation counter then runs whole.
 """
 
 from __future__ import annotations

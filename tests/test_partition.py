@@ -546,3 +546,14 @@ def test_any_piece_counts_on_the_pool_and_through_checkpoints_as_in_one_process(
     r = run("count", *board, "--checkpoint", ck)
     assert r.exit_code == 0 and r.stdout.strip() == str(truth), r.output
     assert run("count", *board, "--checkpoint", ck, "--check").stdout.strip() == str(truth)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [(["5", "--torus"], 10), (["7", "--torus"], 28), (["10", "--piece", "superqueen"], 4)],  # A007705, A051223
+)
+def test_small_wrapped_and_knight_boards_count_with_a_checkpoint(tmp_path, args, expected):
+    """A board small enough for the Python search used to be refused with a checkpoint, in a
+    message that said queen boards were covered: it is cut like larger ones instead."""
+    r = run("count", *args, "--checkpoint", tmp_path / "c.jsonl")
+    assert r.exit_code == 0 and int(r.stdout) == expected

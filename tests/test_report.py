@@ -304,3 +304,16 @@ def test_a_cut_answer_ends_in_an_ellipsis():
                0.1, 1.0, 1, None, None)
     shown = _answer(long)
     assert len(shown) == ANSWER_SHOWN and shown.endswith("…") and json.dumps(list(range(30))).startswith(shown[:-1])
+
+
+def test_the_recorded_command_keeps_its_quoting(monkeypatch):
+    """The settings' command runs again as shown: a model path with a space used to be joined
+    bare, so the line named two files."""
+    import shlex
+
+    from nqueens_cp.bench.html import settings
+
+    argv = ["nqueens", "compare", "--model", "my boards/q 8.toml", "-b", "bitmask"]
+    monkeypatch.setattr("sys.argv", argv)
+    shown = settings("count", 1.0, None, 1, ["bitmask"], 0.0)["command"]
+    assert shlex.split(shown) == argv

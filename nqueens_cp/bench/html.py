@@ -15,6 +15,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import sys
 import time
 from dataclasses import dataclass, field
@@ -101,7 +102,7 @@ def settings(
 
     solvers = {name: backend_class(name).version() for name in backends}
     return {
-        "command": " ".join(["nqueens", *sys.argv[1:]]),
+        "command": shlex.join(["nqueens", *sys.argv[1:]]),  # quoted: the line runs again as shown
         "task": task,
         "time limit (s)": time_limit,
         "memory limit (MB)": memory_limit,

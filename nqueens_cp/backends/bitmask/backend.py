@@ -330,7 +330,12 @@ class BitmaskBackend(Backend):
             from . import constellations as cs
 
             return cs.partition(problem, cs.constellations(problem))
-        if plan.algorithm == Algorithm.ANY_PIECE:
+        compiled = problem.n <= planner.MAX_COMPILED_N and planner.jit_enabled()
+        if not compiled:
+            why = "numba's JIT is disabled" if problem.n <= planner.MAX_COMPILED_N else f"{problem.n} columns"
+            raise BackendError(f"bitmask: a partitioned count runs the compiled kernels (up to 64 columns): {why}")
+        wrapped = problem.torus or problem.rule.knight  # (a small board's plan is the Python search)
+        if plan.algorithm == Algorithm.ANY_PIECE or (plan.algorithm == Algorithm.ROWS_PYTHON and wrapped):
             if depth is not None:
                 raise UnsupportedProblem(
                     "bitmask: this count is cut at its first two rows; "
@@ -339,8 +344,6 @@ class BitmaskBackend(Backend):
             from . import anysplit
 
             return anysplit.partition(problem)
-        if problem.n > planner.MAX_COMPILED_N or problem.torus or problem.rule.knight:
-            raise BackendError("bitmask: a partitioned count covers queen and rook boards up to 64 columns")
         if depth is None:
             depth = SPLIT_DEPTH  # fewer on a board with fewer rows (split stops one row short)
         elif not 1 <= depth < problem.n:

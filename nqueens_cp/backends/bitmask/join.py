@@ -23,11 +23,18 @@ counter joins partial boards instead. This is a join of our own, in the engine's
   a table holds, per pattern of its bits, the words of the partials that lack all of them, so
   a partial ANDs one word per chunk it touches (not one per bit) and counts the ones: 64 pairs
   per AND.
-- The left-right mirror maps C onto its mirror image and, on an even board, the top-bottom
-  mirror maps it onto its complement: one C of each class is counted and weighted by the
-  class's size (up to 4).
-Measured (docs/benchmarks.md, benchmarks/bench_join.py) it takes half the constellation
-counter's time at n = 18; odd boards keep only the left-right mirror, and constellations.
+- Symmetry. The left-right mirror maps C onto its mirror image; the reflections in the long
+  diagonals map a queen on a long diagonal in the bottom half onto one in the top half; on an
+  even board the top-bottom mirror maps C onto its complement (for solutions with no queen on
+  a long diagonal only, since it swaps the halves). So one C of each class is counted, bottoms
+  with a queen on a long diagonal are left out and tops weigh 2 per long diagonal they hold
+  (_count_set): close to 8 solutions for each pair matched, on odd boards as well, where the
+  centre, which both reflections keep, may hold a bottom queen.
+- The bottom partials of a column set are the top-bottom mirror images of its top partials,
+  so each set's top partials are listed once and serve both halves.
+Measured (docs/benchmarks.md, benchmarks/bench_join.py, bench_quadrants.py) it takes 0.65 of
+the constellation counter's time at n = 16 and about 0.3 at n = 19; memory grows with the
+longest list, 6x per two columns, and is declared to the planner (memory()).
 """
 
 from __future__ import annotations
