@@ -113,8 +113,8 @@ def test_a_checkpoint_for_another_problem_is_refused(tmp_path):
 def test_partitioned_variants_and_limits():
     p = Problem(10, blocked=[(0, 0), (4, 5)], fixed=[(2, 7)])
     assert count_partitioned(part(p, 2), pool_runner(2)) == nq.count(p)
-    with pytest.raises(NQueensError):
-        part(Problem(7, torus=True))
+    with pytest.raises(NQueensError, match="compiled kernels"):
+        part(Problem(65))  # no compiled kernel takes it (a small torus is cut since this wave)
 
 
 @pytest.mark.slow

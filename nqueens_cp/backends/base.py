@@ -189,13 +189,22 @@ class Capabilities:
     (`sat:glucose4`, `minizinc:chuffed`, `cpmpy:choco`), None where it runs one solver."""
 
     options: frozenset[str] = frozenset()
-    torus: bool = True
     partition: bool = False
     own_count: bool = False
     repeat_free: bool = False
     subsolver: str | None = None
     max_n: int | None = None
     exports: frozenset[str] = frozenset()
+
+    @property
+    def stoppable(self) -> bool:
+        """It honours a time limit (the same hard limit every solver gets in compare and verify)."""
+        return "time_limit" in self.options
+
+    @property
+    def reports_progress(self) -> bool:
+        """It reports (done, total) over a count's sub-problems to a `progress` callback."""
+        return "progress" in self.options
 
 
 TASKS = tuple(Task)
@@ -313,19 +322,21 @@ class Backend:
     def supports(self, problem: Problem) -> str | None:
         """Why this backend cannot model `problem`, or None when it can."""
         caps = self.capabilities
-        if problem.torus and not caps.torus:
-            return "toroidal boards"
         if caps.max_n is not None and problem.n > caps.max_n:
             return f"boards over {caps.max_n} columns"
         return None
 
     def plan(self, problem: Problem, task: Task | str) -> Plan:
         """The algorithm that serves `task` on `problem`; raises UnsupportedProblem when the
-        backend cannot model the problem or honour its options for this task."""
+        backend cannot model the problem or honour its options for this task, and BackendError
+        when this machine lacks what it needs (`missing`), before any backend's own plan."""
         try:
             task = Task(task)
         except ValueError:
             raise ValueError(f"unknown task {task!r} (known: {', '.join(TASKS)})") from None
+        lacking = self.missing()
+        if lacking:
+            raise BackendError(lacking)
         why = self.supports(problem)
         if why:
             raise UnsupportedProblem(f"backend {self.name!r} cannot model {why}")

@@ -44,9 +44,6 @@ class ClingoBackend(Backend):
         return f"clingo {clingo.__version__}"
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
-        why = self.missing()
-        if why:
-            raise BackendError(why)
         return Plan(task, "clingo", "the answer-set program, grounded and solved by clingo")
 
     def _models(self, problem: Problem, models: int, stats: Stats) -> Iterator[Solution]:

@@ -47,7 +47,7 @@ def backend_for(job: Job) -> Backend:
     options = {k: v for k, v in job.options.items() if k in caps.options}
     if "workers" in caps.options:
         options.setdefault("workers", 1)
-    if job.time_limit is not None and "time_limit" in caps.options:
+    if job.time_limit is not None and caps.stoppable:
         with contextlib.suppress(BackendError):  # this solver cannot stop itself: the kill will
             limited = get_backend(job.backend, **options, time_limit=job.time_limit)
             limited.plan(job.problem, job.task)

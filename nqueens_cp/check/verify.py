@@ -142,7 +142,7 @@ def _backends(
         for name in BACKENDS:
             cls = backend_class(name)
             why = cls.missing()
-            if why is None and time_limit is not None and "time_limit" not in cls.capabilities.options:
+            if why is None and time_limit is not None and not cls.capabilities.stoppable:
                 why = "its search cannot be stopped at a time limit"
             if why is None:
                 b = made(name)

@@ -90,7 +90,7 @@ def compare(
         raise UserError(why)
     names = backend_names(backends)
     if names is None:  # a backend whose search cannot be bounded would hold up a run without a limit
-        names = [n for n in available_backends() if "time_limit" in backend_class(n).capabilities.options]
+        names = [n for n in available_backends() if backend_class(n).capabilities.stoppable]
     if not names:
         raise UserError("--backends names no backend")
     if task not in ("first", "count", "solve"):

@@ -228,7 +228,7 @@ def count(
                 memory=memory,
                 sat_solver=sat_solver,
                 mzn_solver=mzn_solver,
-                progress=bar if "progress" in backend_class(backend).capabilities.options else None,
+                progress=bar if backend_class(backend).capabilities.reports_progress else None,
             )
             bar.workers = plan.workers
             outcome = b.count(p)

@@ -1,0 +1,113 @@
+"""The contract every registered backend keeps, run over the registry (issue 35): a new backend
+is held to it by being registered, with no test of its own needed for these points. A backend
+this machine cannot run (`missing()`) is skipped with the reason it gives.
+
+Ground truth comes from outside the backends: OEIS A000170 and an independent brute force
+(tests/conftest.py); every answer is also checked by the problem's own validator."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from nqueens_cp import Problem
+from nqueens_cp.backends import BACKENDS, BackendError, UnsupportedProblem, backend_class, get_backend
+from nqueens_cp.backends.base import TASKS, Plan, Status, Task
+from tests.conftest import A000170, backtrack_count
+
+
+def _backend(name: str, **options):
+    why = backend_class(name).missing()
+    if why:
+        pytest.skip(f"{name}: {why}")
+    return get_backend(name, **options)
+
+
+@pytest.fixture(params=BACKENDS)
+def name(request) -> str:
+    return request.param
+
+
+def test_it_says_its_version(name):
+    _backend(name)
+    version = backend_class(name).version()
+    assert isinstance(version, str) and version.strip()
+
+
+def test_it_plans_every_task_or_refuses_it_in_one_line(name):
+    b = _backend(name)
+    for task in TASKS:
+        try:
+            plan = b.plan(Problem(6), task)
+        except UnsupportedProblem as exc:
+            assert str(exc) and "\n" not in str(exc)
+            continue
+        assert isinstance(plan, Plan) and plan.task == Task(task) and plan.reason and plan.workers >= 1
+
+
+def test_it_refuses_an_option_it_cannot_honour(name):
+    if backend_class(name).missing():
+        pytest.skip(f"{name}: {backend_class(name).missing()}")
+    with pytest.raises(UnsupportedProblem, match="cannot honour option"):
+        get_backend(name, no_such_option=1)
+
+
+def test_it_counts_what_oeis_publishes(name):
+    b = _backend(name)
+    for n in (1, 4, 6, 8):
+        outcome = b.count(Problem(n))
+        assert outcome.status in (Status.SOLVED, Status.NO_SOLUTION) and outcome.count == A000170[n - 1], n
+
+
+def test_every_solution_it_gives_passes_the_validator_and_none_is_missing(name):
+    b = _backend(name)
+    problem = Problem(7, blocked=[(0, 1), (3, 3)], fixed=[(1, 4)])
+    found = list(b.solutions(problem))
+    assert all(problem.explain(s) is None for s in found)  # (the base class checks them too)
+    assert len(set(found)) == len(found) == backtrack_count(problem)
+
+
+def test_its_first_solution_is_valid_and_an_impossible_board_has_none(name):
+    b = _backend(name)
+    outcome = b.first(Problem(8))
+    assert outcome.status is Status.SOLVED and Problem(8).explain(outcome.solution) is None
+    assert b.first(Problem(3)).status is Status.NO_SOLUTION
+
+
+@pytest.mark.timeout(60)
+def test_a_time_limit_gives_an_answer_or_unknown_within_it(name):
+    cls = backend_class(name)
+    if not cls.capabilities.stoppable:
+        _backend(name)
+        with pytest.raises(UnsupportedProblem):
+            get_backend(name, time_limit=1)
+        return
+    b = _backend(name, time_limit=0.5)
+    start = time.monotonic()
+    outcome = b.count(Problem(13))
+    took = time.monotonic() - start
+    assert outcome.status is Status.UNKNOWN or outcome.count == A000170[12]
+    if outcome.status is Status.UNKNOWN:
+        assert outcome.count is None or outcome.count <= A000170[12]  # a lower bound, never more
+    assert took < 20  # the limit is honoured (with room for a solver's start on a busy machine)
+
+
+def test_a_bad_time_limit_is_refused(name):
+    if not backend_class(name).capabilities.stoppable:
+        pytest.skip(f"{name} takes no time limit")
+    _backend(name)
+    with pytest.raises(BackendError, match="positive finite number"):
+        get_backend(name, time_limit=-1)
+
+
+def test_the_base_class_refuses_a_plan_where_the_machine_lacks_the_backend(name, monkeypatch):
+    """missing() is enforced by the base class before any backend's own plan, so a backend
+    cannot forget it (clingo and minizinc checked it themselves; the others did not)."""
+    cls = backend_class(name)
+    if cls.missing():
+        pytest.skip(f"{name}: {cls.missing()}")
+    b = get_backend(name)
+    monkeypatch.setattr(cls, "missing", classmethod(lambda c: f"{c.name}: not installed here (test)"))
+    with pytest.raises(BackendError, match="not installed here"):
+        b.plan(Problem(6), "count")
