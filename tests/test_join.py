@@ -145,3 +145,18 @@ def test_memory_on_the_command_line():
     assert run("count", 12, "--memory", "lots").exit_code == 2
     assert run("count", 12, "--memory", "0").exit_code == 2
     assert run("count", 12, "-b", "cpsat", "--memory", "1G").exit_code == 2  # refused, not ignored
+
+
+def test_a_stop_flag_ends_a_sets_listing_and_matching_inside_them():
+    """At n = 24-26 one column set's lists hold millions of partials, so Ctrl-C and the deadline
+    are looked at inside the listing and the matching, not only between sets."""
+    n, h = 12, 6
+    space, forbid, stopped = join.new_space(), np.zeros(n, np.uint64), np.ones(2, np.int64)
+    columns = np.uint64(0b100110101100)  # 6 of 12 columns with top partials
+    top = join.listed(n, 0, h, columns, forbid, space, join.SLOT_TOP, NEVER).copy()
+    assert top.shape[0] > 0
+    assert join.listed(n, 0, h, columns, forbid, space, join.SLOT_TOP, stopped).shape[0] == 0
+    bottom = join.flipped(top, n, space, join.SLOTS - 1).copy()
+    ones = np.ones(top.shape[0], np.int64)
+    assert join.matching(top, ones, bottom, ones, space, NEVER) > 0
+    assert join.matching(top, ones, bottom, ones, space, stopped) == 0

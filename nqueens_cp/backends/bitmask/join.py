@@ -173,7 +173,7 @@ def _by_positions(n, r0, rows, allowed, forbid, position, width, space, slot):
 
 
 @njit(cache=True, nogil=True)
-def listed(n, r0, rows, allowed, forbid, space, slot):
+def listed(n, r0, rows, allowed, forbid, space, slot, stop):
     """The signatures of the partial solutions on `rows` rows from r0 in the columns `allowed`
     (as many as rows), less the columns forbid[r] in each row r, in space[slot]. Bits 0..n-2
     are the / diagonals r + c = h..h+n-2 and bits n-1..2n-3 the \\ diagonals r - c + n - 1 in
@@ -197,6 +197,8 @@ def listed(n, r0, rows, allowed, forbid, space, slot):
     out = _scratch(space, slot, FIRST_ROOM)
     k = 0
     for s in range(1 << width):
+        if stop[0] != 0:  # (the caller discards what a stopped call returns)
+            return out[:k]
         lo, hi = f2[every ^ s], f2[(every ^ s) + 1]
         if f1[s + 1] == f1[s] or hi == lo:
             continue
@@ -238,7 +240,7 @@ def _frequencies(items, both):
 
 
 @njit(cache=True, nogil=True)
-def matching(small, small_weight, big, big_weight, space):
+def matching(small, small_weight, big, big_weight, space, stop):
     """The pairs of small x big whose signatures share no bit, each counted as the product of
     its partials' weights (big's below 8). The big list is stored in blocks of BLOCK words
     (64 partials a word) per bucket, a bucket per cut pattern and weight; the small list is
@@ -350,6 +352,8 @@ def matching(small, small_weight, big, big_weight, space):
         used[at] = m
     total = 0
     for b in range(buckets):
+        if stop[0] != 0:  # a set flag ends a long match between two buckets (watch.py)
+            return total
         if first[b] == first[b + 1]:
             continue
         level = levels[b // patterns]
@@ -410,7 +414,7 @@ def _mirror(c, n):
 
 
 @njit(cache=True, nogil=True)
-def _weighed(top, bottom, diagonals, unoccupied, left_out, space):
+def _weighed(top, bottom, diagonals, unoccupied, left_out, space, stop):
     """The pairs of top x bottom that match, where a bottom partial with a bit of `left_out`
     (a queen on a long diagonal) is left out and a top partial weighs 2 per long diagonal it
     occupies (a bit of `diagonals`), or `unoccupied` when it occupies neither (_count_set)."""
@@ -442,12 +446,12 @@ def _weighed(top, bottom, diagonals, unoccupied, left_out, space):
             j += 1
     ones = np.ones(keep, np.int64)
     if used <= keep:
-        return matching(tops, weights, kept, ones, space)
-    return matching(kept, ones, tops, weights, space)
+        return matching(tops, weights, kept, ones, space, stop)
+    return matching(kept, ones, tops, weights, space, stop)
 
 
 @njit(cache=True, nogil=True)
-def _count_set(n, c, weight, space):
+def _count_set(n, c, weight, space, stop):
     """The solutions of the column set c's class, `weight` sets (see column_sets), counted
     under the long diagonals' symmetries as well as the mirrors:
     - The reflection in the anti-diagonal (r, c) -> (n - 1 - c, n - 1 - r) keeps every square
@@ -474,29 +478,29 @@ def _count_set(n, c, weight, space):
         for r in range(h, n):
             if r != h:
                 forbid[r] = (_ONE << np.uint64(r)) | (_ONE << np.uint64(n - 1 - r))
-        top = listed(n, 0, h, c, forbid, space, top_slot)
-        bottom = listed(n, h, n - h, other, forbid, space, under_slot)
-        return weight * _weighed(top, bottom, diagonals, 1, _ZERO, space)  # (forbid left them out)
+        top = listed(n, 0, h, c, forbid, space, top_slot, stop)
+        bottom = listed(n, h, n - h, other, forbid, space, under_slot, stop)
+        return weight * _weighed(top, bottom, diagonals, 1, _ZERO, space, stop)  # (forbid left them out)
     mine = 1 if _mirror(c, n) == c else 2  # the sets c's mirror image adds
-    top = listed(n, 0, h, c, forbid, space, top_slot)
-    under = listed(n, 0, h, other, forbid, space, under_slot)
+    top = listed(n, 0, h, c, forbid, space, top_slot, stop)
+    under = listed(n, 0, h, other, forbid, space, under_slot, stop)
     if other == _mirror(c, n):  # the complement is in c's own class
-        return mine * _weighed(top, flipped(under, n, space, SLOTS - 2), diagonals, 1, diagonals, space)
-    both = _weighed(top, flipped(under, n, space, SLOTS - 2), diagonals, 2, diagonals, space)
-    both += _weighed(under, flipped(top, n, space, SLOTS - 1), diagonals, 0, diagonals, space)
+        return mine * _weighed(top, flipped(under, n, space, SLOTS - 2), diagonals, 1, diagonals, space, stop)
+    both = _weighed(top, flipped(under, n, space, SLOTS - 2), diagonals, 2, diagonals, space, stop)
+    both += _weighed(under, flipped(top, n, space, SLOTS - 1), diagonals, 0, diagonals, space, stop)
     return mine * both
 
 
 @njit(cache=True, nogil=True)
 def count_sets(n, sets, weights, stop):
     """The weighted solutions over the top column sets `sets`. A set flag (stop[0], watch.py)
-    ends the call between two sets; the caller then discards what it returns."""
+    ends the call within a set's listing or matching; the caller then discards what it returns."""
     total = 0
     space = new_space()
     for i in range(sets.shape[0]):
         if stop[0] != 0:
             return total
-        total += _count_set(n, sets[i], weights[i], space)
+        total += _count_set(n, sets[i], weights[i], space, stop)
     return total
 
 
