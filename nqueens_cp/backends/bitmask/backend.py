@@ -332,7 +332,8 @@ class BitmaskBackend(Backend):
             return cs.partition(problem, cs.constellations(problem))
         compiled = problem.n <= planner.MAX_COMPILED_N and planner.jit_enabled()
         if not compiled:
-            why = "numba's JIT is disabled (NUMBA_DISABLE_JIT)" if problem.n <= planner.MAX_COMPILED_N else f"{problem.n} columns"
+            wide = problem.n > planner.MAX_COMPILED_N
+            why = f"{problem.n} columns" if wide else "numba's JIT is disabled (NUMBA_DISABLE_JIT)"
             raise BackendError(f"bitmask: a partitioned count runs the compiled kernels (up to 64 columns): {why}")
         wrapped = problem.torus or problem.rule.knight  # (a small board's plan is the Python search)
         if plan.algorithm == Algorithm.ANY_PIECE or (plan.algorithm == Algorithm.ROWS_PYTHON and wrapped):
