@@ -7,14 +7,16 @@ bare git directory such as the one the search tool's fetch brings (its HEAD is e
 code is not part of this project: the benchmark builds it in a temporary folder, once per board
 size, with the settings its own `solcounter.h` tabulates for that size (sieve cuts, match sizes,
 BMI2 and prefetch), BMI2 and prefetch compiled in, `g++ -std=c++20 -O3 -march=native`. Then, in
-one run and for each size, it times its program and our `nq.count` on the same number of threads
-(ours warm: kernels compiled before the clock starts, the pool started inside it), checks both
-counts against OEIS A000170, and prints our time over its time. Sizes default to 16..18.
+one run and for each size, it times its program and `nqueens count N --workers T` end to end on
+the same number of threads (our kernels compiled before, as after any first run), with the
+peak resident memory of each, checks both counts against OEIS A000170, and prints our time over
+its time. Sizes default to 16..18.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -84,20 +86,33 @@ def built(source: Path, n: int) -> Path:
     return program
 
 
-def theirs(program: Path, threads: int) -> tuple[int, float]:
-    """(count, seconds) of its program, timed from outside (start to exit)."""
+def timed(command: list[str]) -> tuple[str, float, int]:
+    """(stdout, seconds, peak resident MB) of a program run to its end, timed from outside; the
+    peak is the largest of the program and the children it waited for (wait4's ru_maxrss)."""
     start = time.perf_counter()
-    out = subprocess.run([str(program), str(threads)], capture_output=True, text=True, check=True).stdout
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    out = proc.stdout.read()  # type: ignore[union-attr]
+    _, status, usage = os.wait4(proc.pid, 0)
     took = time.perf_counter() - start
-    return int(re.search(r"Result: (\d+)", out).group(1)), took
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        sys.exit(f"bench_quadrants: {command[0]} ended with exit {proc.returncode}")
+    return out, took, usage.ru_maxrss // 1024
 
 
-def ours(n: int, threads: int) -> tuple[int, float, str]:
-    """(count, seconds, the plan's algorithm) of nq.count on `threads` workers."""
+def theirs(program: Path, threads: int) -> tuple[int, float, int]:
+    """(count, seconds, peak MB) of its program."""
+    out, took, peak = timed([str(program), str(threads)])
+    return int(re.search(r"Result: (\d+)", out).group(1)), took, peak
+
+
+def ours(n: int, threads: int) -> tuple[int, float, int, str]:
+    """(count, seconds, peak MB, the plan's algorithm) of `nqueens count n --workers threads`,
+    end to end (start-up included; the kernels compiled before, as after any first run)."""
     plan = get_backend("bitmask", workers=threads).plan(nq.Problem(n), "count")
-    start = time.perf_counter()
-    count = nq.count(n, workers=threads)
-    return count, time.perf_counter() - start, plan.algorithm.value
+    nqueens = str(Path(sys.executable).with_name("nqueens"))
+    out, took, peak = timed([nqueens, "count", str(n), "--workers", str(threads)])
+    return int(out), took, peak, plan.algorithm.value
 
 
 def main() -> None:
@@ -113,14 +128,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         source = exported(args.checkout.expanduser(), Path(tmp) / "source")
         print(f"threads {args.threads}")
-        print("n    quadrants s   ours s   ours / quadrants   our algorithm")
+        print("n    quadrants s (MB)   ours s (MB)   ours / quadrants   our algorithm")
         for n in args.sizes:
             program = built(source, n)
-            count, took = theirs(program, args.threads)
+            count, took, peak = theirs(program, args.threads)
             assert count == A000170[n], (n, count)
-            mine, our_time, algorithm = ours(n, args.threads)
+            mine, our_time, our_peak, algorithm = ours(n, args.threads)
             assert mine == A000170[n], (n, mine)
-            print(f"{n:<4} {took:11.2f} {our_time:8.2f} {our_time / took:18.2f}   {algorithm}")
+            print(
+                f"{n:<4} {took:9.2f} ({peak:5})  {our_time:7.2f} ({our_peak:5})  {our_time / took:15.2f}   {algorithm}"
+            )
 
 
 if __name__ == "__main__":

@@ -32,9 +32,9 @@ PARALLEL_FROM_N = 13
 
 #: Plain boards are counted by constellations, under the symmetries they keep, from this size
 #: (below it the whole count takes milliseconds either way) up to CONSTELLATIONS_MAX_N.
-#: Counting queens by joining half-boards (join.py) from this size: measured at 0.65 of the
-#: constellations' time at n = 16, 0.68 at 17 and 0.3 at 19 (docs/benchmarks.md); at n = 15
-#: it takes 1.3 of their time (a third of a second either way).
+#: Counting queens by joining half-boards (join.py) from this size: measured at 0.8-1.17 of
+#: the constellations' time at n = 16 (a second either way), 0.71 at 17, 0.40 at 18 and about
+#: 0.3 at 19 (docs/benchmarks.md); 1.18 at n = 15.
 JOIN_FROM_N = 16
 #: ...up to this size: the column sets to join, C(n, n/2) / 4, are listed before the count.
 JOIN_MAX_N = 26
