@@ -141,7 +141,7 @@ def count_partitioned(
         runner = dask_runner(dask, workers, wait) if dask else pool_runner(pool)
         total = run_partition(part, runner, ckpt, progress)
     where = "checked from the checkpoint" if check else f"on Dask ({dask})" if dask else "on the process pool"
-    used = workers or 1 if check or dask else pool
+    used = (workers or 1) if check or dask else pool  # (no pool runs for these)
     memory = None if plan.memory is None else plan.memory // plan.workers * used
     return total, Plan(Task.COUNT, plan.algorithm, f"{part.size} numbered sub-problems {where}", used, memory)
 

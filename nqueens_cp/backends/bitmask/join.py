@@ -472,19 +472,19 @@ def _count_set(n, c, weight, space, stop):
     full = (_ONE << np.uint64(n)) - _ONE
     other = full & ~c
     forbid = np.zeros(n, np.uint64)
-    top_slot, under_slot = SLOT_TOP, SLOT_UNDER
     diagonals = (_ONE << np.uint64(n - 1 - h)) | (_ONE << np.uint64(2 * n - 2 - h))
     if n % 2 == 1:  # the bottom half (with the middle row) leaves its long diagonals but the centre
         for r in range(h, n):
             if r != h:
                 forbid[r] = (_ONE << np.uint64(r)) | (_ONE << np.uint64(n - 1 - r))
-        top = listed(n, 0, h, c, forbid, space, top_slot, stop)
-        bottom = listed(n, h, n - h, other, forbid, space, under_slot, stop)
+        top = listed(n, 0, h, c, forbid, space, SLOT_TOP, stop)
+        bottom = listed(n, h, n - h, other, forbid, space, SLOT_UNDER, stop)
         return weight * _weighed(top, bottom, diagonals, 1, _ZERO, space, stop)  # (forbid left them out)
-    mine = 1 if _mirror(c, n) == c else 2  # the sets c's mirror image adds
-    top = listed(n, 0, h, c, forbid, space, top_slot, stop)
-    under = listed(n, 0, h, other, forbid, space, under_slot, stop)
-    if other == _mirror(c, n):  # the complement is in c's own class
+    mirror = _mirror(c, n)
+    mine = 1 if mirror == c else 2  # the sets c's mirror image adds
+    top = listed(n, 0, h, c, forbid, space, SLOT_TOP, stop)
+    under = listed(n, 0, h, other, forbid, space, SLOT_UNDER, stop)
+    if other == mirror:  # the complement is in c's own class
         return mine * _weighed(top, flipped(under, n, space, SLOTS - 2), diagonals, 1, diagonals, space, stop)
     both = _weighed(top, flipped(under, n, space, SLOTS - 2), diagonals, 2, diagonals, space, stop)
     both += _weighed(under, flipped(top, n, space, SLOTS - 1), diagonals, 0, diagonals, space, stop)
