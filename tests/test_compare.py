@@ -373,3 +373,15 @@ def test_a_resumed_run_naming_fewer_backends_keeps_the_wrong_one_in_its_summary(
     assert r.exit_code == 1 and "wrong answer" in r.stderr
     summary = {s["backend"]: s for s in json.loads(r.stdout.splitlines()[-1])["summary"]}
     assert set(summary) == {"bitmask", "cpsat"} and summary["cpsat"]["wrong"] == 1
+
+
+@pytest.mark.timeout(120)
+def test_a_backend_that_cannot_model_an_instance_is_a_row_not_a_traceback():
+    # constraint models boards up to 200 columns: the 201-column run is marked unsupported (it
+    # raised AttributeError, a Row being a dataclass since the results were typed)
+    r = run("compare", "--n", "201", "--backends", "bitmask,constraint", "--task", "first", "--json")
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    by = {x["backend"]: x for x in rows if "backend" in x}
+    assert by["constraint"]["status"] == "unsupported" and "200" in by["constraint"]["reason"]
+    assert by["bitmask"]["status"] == "solved" and by["bitmask"]["check"] == "ok"

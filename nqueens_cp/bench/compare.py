@@ -185,7 +185,7 @@ def compare(
             try:
                 backend_for(job).plan(inst.problem, task)
             except UnsupportedProblem as exc:
-                row.update(status="unsupported", reason=str(exc))
+                row.status, row.reason = "unsupported", str(exc)
                 groups[inst.label].append(row)
                 continue
             groups[inst.label].append(row)
