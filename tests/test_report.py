@@ -173,7 +173,7 @@ def test_the_page_is_self_contained_and_small():
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", text), "the page fetches something"
     assert "<script src" not in text and "<link" not in text
     data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', text, re.S)[1])
-    assert len(data[0]["rows"]) == 1000
+    assert len(data["sets"][0]["rows"]) == 1000
 
 
 def test_compare_keeps_the_page_and_the_settings(tmp_path):
@@ -207,7 +207,7 @@ def _row(instance: str, seconds: float | None = 0.01, status: str = "solved") ->
                10, None, None)
 
 
-def _data(text: str) -> list:
+def _data(text: str) -> dict:
     element = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', text, re.S)
     assert element is not None
     return json.loads(element[1])
@@ -220,7 +220,7 @@ def test_a_hostile_file_name_stays_data_in_the_page(name):
     text = page([RunSet(name, [_row(name)], {"command": f"nqueens compare --model '{name}'"})])
     element = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', text, re.S)
     assert element is not None and not set(element[1]) & {"<", ">", "&"}
-    assert _data(text)[0]["rows"][0]["instance"] == name  # reads back the same
+    assert _data(text)["sets"][0]["rows"][0]["instance"] == name  # reads back the same
 
 
 @browser_test
@@ -254,7 +254,7 @@ def test_a_results_file_with_bad_numbers_is_one_line(tmp_path, cell, says):
     r = run("report", out, "--html", tmp_path / "r.html")
     if says is None:
         assert r.exit_code == 0, r.output
-        assert _data((tmp_path / "r.html").read_text())[0]["summary"][0]["unknown"] == 1
+        assert _data((tmp_path / "r.html").read_text())["sets"][0]["summary"][0]["unknown"] == 1
         return
     assert r.exit_code == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.output
     assert not (tmp_path / "r.html").exists()
@@ -291,7 +291,7 @@ def test_an_interrupted_comparison_s_page_does_not_say_still_running(tmp_path):
     args = ["compare", "--n", "4..40", "--backends", "bitmask", "--task", "solve", "-o", out, "--html", html]
     code, _, _, _ = interrupt_when(args, lambda _: out.exists() and len(out.read_text().splitlines()) >= 6)
     assert code == 130
-    settings = _data(html.read_text())[0]["settings"]
+    settings = _data(html.read_text())["sets"][0]["settings"]
     assert settings["ended"].endswith("(interrupted)")
     assert json.loads((tmp_path / "r.csv.settings.json").read_text())["ended"].endswith("(interrupted)")
 
@@ -317,3 +317,78 @@ def test_the_recorded_command_keeps_its_quoting(monkeypatch):
     monkeypatch.setattr("sys.argv", argv)
     shown = settings("count", 1.0, None, 1, ["bitmask"], 0.0)["command"]
     assert shlex.split(shown) == argv
+
+
+# -- one declaration of the columns (issue 35, item 5; issue 34, item 10) ----------------------
+
+
+def _first_row(n: int, backend: str = "bitmask", conflicts: int | None = 7) -> Row:
+    answer = [(2 * i + 1) % n for i in range(n)]
+    return Row(f"queen-{n}", n, "queen", False, backend, "first", "solved", None, "ok", answer, None, 0.01,
+               0.01, 50.0, 10, conflicts, 5.0)
+
+
+@pytest.mark.slow
+@browser_test
+@pytest.mark.timeout(120)
+def test_a_run_s_details_on_the_page_hold_every_column_of_the_results_file(browser, tmp_path):
+    """The details lacked fields of the CSV (conflicts, the time limit) and showed the answer
+    cut as the table does."""
+    from nqueens_cp.bench.columns import COLUMNS
+
+    row = _first_row(61)
+    html = tmp_path / "r.html"
+    html.write_text(page([RunSet("runs.csv", [row], {})]))
+    find = _open(browser, html)
+    find("#runs-table tbody tr.run")[0].click()
+    details = find("#runs-table tbody tr.details dl")[0]
+    terms = [dt.text for dt in details.find_elements("css selector", "dt")]
+    values = dict(zip(terms, [dd.text for dd in details.find_elements("css selector", "dd")], strict=True))
+    assert terms == [c.label for c in COLUMNS]
+    assert json.loads(values["answer"]) == row.answer  # whole, where the table cuts it
+    assert "…" in find("#runs-table tbody tr.run")[0].text
+    assert values["conflicts"] == "7" and values["time limit (s)"] == "5" and values["torus"] == "no"
+    assert _errors(browser) == []
+
+
+@pytest.mark.slow
+@browser_test
+@pytest.mark.timeout(120)
+def test_each_backend_has_the_same_colour_in_the_plot_file_and_on_the_page(browser, tmp_path):
+    """The page drew the second backend red where the PNG drew it orange."""
+    from matplotlib.colors import to_hex
+
+    from nqueens_cp.bench.plots import _cactus, pyplot
+
+    backends = ["bitmask", "cpsat", "sat"]
+    rows = [_first_row(n, b) for n in (8, 9) for b in backends]
+    plt = pyplot()
+    fig, ax = plt.subplots()
+    _cactus(ax, rows, backends, None)
+    in_file = {line.get_label().split()[0]: to_hex(line.get_color()) for line in ax.get_lines()}
+    plt.close(fig)
+    html = tmp_path / "r.html"
+    html.write_text(page([RunSet("runs.csv", rows, {})]))
+    find = _open(browser, html)
+    on_page = {p.get_attribute("data-series"): p.get_attribute("stroke") for p in find("#cactus polyline")}
+    assert on_page == in_file and len(set(on_page.values())) == 3
+
+
+def test_answers_in_the_terminal_table_are_cut_to_the_width_it_has(monkeypatch):
+    """COLUMNS was ignored: a wide terminal still cut a placement at 40 characters."""
+    from rich.console import Console
+
+    from nqueens_cp.bench.report import runs_table
+
+    row = _first_row(30)
+    whole = json.dumps(row.answer)
+
+    def shown(width: int) -> str:
+        console = Console(width=width, record=True)
+        console.print(runs_table([row]))
+        return console.export_text()
+
+    monkeypatch.setenv("COLUMNS", "240")
+    assert whole in shown(240).replace("\n", "")
+    monkeypatch.setenv("COLUMNS", "80")
+    assert whole not in shown(80).replace("\n", "") and "…" in shown(80)

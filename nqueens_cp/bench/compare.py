@@ -19,10 +19,13 @@ from typing import Any
 
 from ..backends import UnsupportedProblem, backend_class
 from ..model.problem import NQueensError, Problem
+from .columns import COLUMNS, Origin
 from .results import DECIDED, Check, Row, is_wrong
 from .runs import Job, backend_for
 from .sandbox import Result, Sandbox
 
+#: The columns a backend's own statistics fill, where it keeps them.
+STATS = [c for c in COLUMNS if c.origin == Origin.STATS]
 #: Instance files a directory is searched for.
 MODEL_SUFFIXES = (".toml", ".param", ".lp", ".txt")
 
@@ -77,8 +80,8 @@ def _fill(row: Row, result: Result) -> Row:
         row.reason = result.status if result.value is None else f"{result.status}: {result.value}"
         return row
     v = result.value
-    row.nodes = v["stats"].get("nodes")
-    row.conflicts = v["stats"].get("conflicts")
+    for col in STATS:
+        setattr(row, col.name, v["stats"].get(col.name))
     if row.time_limit is not None and result.seconds > row.time_limit:
         row.status, row.reason = "unknown", "time limit"  # an answer after the limit does not count
         return row

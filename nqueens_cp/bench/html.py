@@ -24,9 +24,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from .columns import COLOURS, POINT, WRONG_POINT, for_page
 from .results import DECIDED, Row, is_wrong, summarize
 
-#: Answers longer than this (a first solution of a large board) are cut in the page.
+#: Answers longer than this (a first solution of a large board) are cut in the page's table
+#: (a run's details show the whole answer).
 ANSWER_CHARS = 80
 
 
@@ -116,27 +118,12 @@ def settings(
 
 
 def _row(row: Row) -> dict[str, Any]:
-    answer = row.answer
-    if isinstance(answer, list):
-        answer = json.dumps(answer)
-        if len(answer) > ANSWER_CHARS:
-            answer = answer[: ANSWER_CHARS - 1] + "…"
+    """Every column of the row (the page's details show them all, as the results file holds
+    them), and how the summary judged it."""
     return {
-        "instance": row.instance,
-        "n": row.n,
-        "piece": row.piece,
-        "backend": row.backend,
-        "task": row.task,
-        "status": row.status,
-        "reason": row.reason,
-        "check": row.check,
+        **row.as_dict(),
         "wrong": is_wrong(row),
         "solved": row.status in DECIDED and not is_wrong(row),  # what the summary counts as solved
-        "answer": answer,
-        "seconds": row.seconds,
-        "cpu": row.cpu_seconds,
-        "mem": row.peak_mb,
-        "nodes": row.nodes,
     }
 
 
@@ -161,7 +148,8 @@ def page(sets: list[RunSet], title: str = "nqueens compare") -> str:
     here = files("nqueens_cp.bench").joinpath("data")
     script = here.joinpath("report.js").read_text()
     style = here.joinpath("report.css").read_text()
-    payload = embedded_json(data)
+    shown = {"columns": for_page(), "colours": COLOURS, "points": [POINT, WRONG_POINT], "answer_chars": ANSWER_CHARS}
+    payload = embedded_json({**shown, "sets": data})
     runs = sum(len(s.rows) for s in sets)
     heading = f"{title}: {runs} runs" + (f" in {len(sets)} sets" if len(sets) > 1 else "")
     return _TEMPLATE.format(title=_escape(heading), style=style, data=payload, script=script)

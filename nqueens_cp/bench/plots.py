@@ -14,6 +14,7 @@ from typing import Any
 
 from ..model.problem import NQueensError
 from ..run.files import replacing
+from .columns import COLOURS, POINT, WRONG_POINT
 from .results import Row, is_ranked
 
 PLOT_SUFFIXES = (".png", ".svg")
@@ -68,9 +69,11 @@ def _plot(rows: list[Row], backends: list[str], time_limit: float | None, path: 
 
 def _cactus(ax: Any, rows: list[Row], backends: list[str], time_limit: float | None) -> None:
     runs = {r.instance for r in rows if r.status != "unsupported"}
-    for name in backends:
+    for i, name in enumerate(backends):
         times = sorted(float(r.seconds) for r in rows if r.backend == name and _solved(r))
-        ax.step(range(1, len(times) + 1), times, where="post", marker=".", label=f"{name} ({len(times)} solved)")
+        colour = COLOURS[i % len(COLOURS)]  # as the page draws this backend
+        label = f"{name} ({len(times)} solved)"
+        ax.step(range(1, len(times) + 1), times, where="post", marker=".", color=colour, label=label)
     if time_limit is not None:
         ax.axhline(time_limit, color="grey", linestyle="--", linewidth=1, label=f"limit {time_limit:g} s")
     ax.set_yscale("log")
@@ -80,6 +83,10 @@ def _cactus(ax: Any, rows: list[Row], backends: list[str], time_limit: float | N
     ax.grid(True, which="both", alpha=0.3)
     # below the axes: inside, a legend of four or more backends hid their lines
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize="small", frameon=False)
+
+
+def _xy(points: list[tuple[float, float]]) -> tuple[list[float], list[float]]:
+    return [x for x, _ in points], [y for _, y in points]
 
 
 def _scatter(ax: Any, rows: list[Row], backends: list[str], time_limit: float | None) -> None:
@@ -94,9 +101,12 @@ def _scatter(ax: Any, rows: list[Row], backends: list[str], time_limit: float | 
         return max(float(r.seconds), low) if _solved(r) else border
 
     both = [(at(x), at(y)) for x, y in pairs if _solved(x) and _solved(y)]
-    one = [(at(x), at(y)) for x, y in pairs if not (_solved(x) and _solved(y))]
-    ax.scatter([x for x, _ in both], [y for _, y in both], s=14, label="both solved")
-    ax.scatter([x for x, _ in one], [y for _, y in one], s=22, marker="x", label="not finished (on the border)")
+    one = [(at(x), at(y)) for x, y in pairs if not (_solved(x) and _solved(y)) and not (x.wrong or y.wrong)]
+    bad = [(at(x), at(y)) for x, y in pairs if x.wrong or y.wrong]
+    ax.scatter(*_xy(both), s=14, color=POINT, label="both solved")
+    ax.scatter(*_xy(one), s=22, marker="x", color=POINT, label="not finished (on the border)")
+    if bad:
+        ax.scatter(*_xy(bad), s=22, marker="x", color=WRONG_POINT, label="a wrong answer")
     ax.plot([low, border], [low, border], color="grey", linewidth=1)
     ax.axhline(border, color="grey", linestyle="--", linewidth=1)
     ax.axvline(border, color="grey", linestyle="--", linewidth=1)

@@ -11,18 +11,21 @@ from typing import Any
 
 from rich.text import Text
 
+from .columns import COLUMNS, Column, Kind
 from .results import Row, Summary, is_wrong, summarize
 
 #: The live view shows this many of the latest runs; the final table lists every run up to
 #: RUNS_SHOWN of them (beyond that, the results file is where they are).
 LIVE_ROWS = 12
 RUNS_SHOWN = 60
-#: A placement longer than this is cut in the terminal table, ending in an ellipsis (the whole
-#: answer is in the results file and on the page).
+#: A placement is cut in the terminal table, ending in an ellipsis, to what the terminal's width
+#: (COLUMNS where set) leaves beside the other columns, and never below ANSWER_SHOWN characters
+#: (the whole answer is in the results file and on the page).
 ANSWER_SHOWN = 40
+BESIDE_ANSWER = 70
 
 
-def _answer(row: Row) -> str:
+def _answer(row: Row, chars: int = ANSWER_SHOWN) -> str:
     if row.status == "unknown":
         return f"unknown ({row.reason})"
     if row.status == "unsupported":
@@ -31,24 +34,41 @@ def _answer(row: Row) -> str:
         if row.answer is None:
             return "no solution"
         text = json.dumps(row.answer)
-        return text if len(text) <= ANSWER_SHOWN else text[: ANSWER_SHOWN - 1] + "…"  # cut, and says so
+        return text if len(text) <= chars else text[: chars - 1] + "…"  # cut, and says so
     return f"{row.answer:,}"
 
 
-def _check(row: Row) -> Text:
-    return Text(row.check or "", style="bold red" if is_wrong(row) else "")
+def _cell(col: Column, row: Row, answer_chars: int) -> Text | str:
+    v = getattr(row, col.name)
+    if col.name == "check":
+        return Text(v or "", style="bold red" if is_wrong(row) else "")
+    if col.kind == Kind.ANSWER:
+        return Text(_answer(row, answer_chars))
+    if v is None:
+        return "-"
+    if col.kind == Kind.SECONDS:
+        return f"{v:.4f}"
+    if col.kind == Kind.MEGABYTES:
+        return f"{v:.0f}"
+    if col.kind == Kind.INTEGER:
+        return f"{v:,}"
+    return Text(str(v))  # data, never markup
 
 
-def runs_table(rows: list[Row], title: str = "runs") -> Any:
+def runs_table(rows: list[Row], title: str = "runs", width: int | None = None) -> Any:
+    """The declared terminal columns of `rows`, answers cut to what `width` leaves them (the
+    console's width, which follows COLUMNS, when not given)."""
+    from rich.console import Console
     from rich.table import Table
 
+    width = width or Console().width
+    answer_chars = max(ANSWER_SHOWN, width - BESIDE_ANSWER)
+    shown = [c for c in COLUMNS if c.terminal]
     t = Table(title=title)
-    for col in ("instance", "backend", "answer", "seconds", "peak MB", "check"):
-        t.add_column(col, justify="right" if col in ("seconds", "peak MB") else "left", overflow="fold")
+    for col in shown:
+        t.add_column(col.label, justify="right" if col.measure else "left", overflow="fold")
     for r in rows:
-        seconds = f"{r.seconds:.4f}" if r.seconds is not None else "-"
-        peak = f"{r.peak_mb:.0f}" if r.peak_mb else "-"
-        t.add_row(Text(str(r.instance)), Text(r.backend), Text(_answer(r)), seconds, peak, _check(r))
+        t.add_row(*(_cell(col, r, answer_chars) for col in shown))
     return t
 
 

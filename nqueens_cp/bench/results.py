@@ -7,80 +7,44 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import statistics
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, make_dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..model.problem import NQueensError
+from .columns import COLUMNS, NAMES
 
-#: The columns, in order. `answer` is the solution as a JSON list of columns (first), or the
-#: count (count, solve); `digest` names the set of solutions a `solve` run produced; `check` is
-#: "ok", "unchecked" (nothing to compare it with), "invalid: why" or "disagree: with whom".
-COLUMNS = (
-    "instance",
-    "n",
-    "piece",
-    "torus",
-    "backend",
-    "task",
-    "status",
-    "reason",
-    "check",
-    "answer",
-    "digest",
-    "seconds",
-    "cpu_seconds",
-    "peak_mb",
-    "nodes",
-    "conflicts",
-    "time_limit",
-)
 SUFFIXES = (".csv", ".jsonl")
 DECIDED = ("solved", "no solution")
 
 
-@dataclass
-class Row:
-    """One run of a comparison: what ran, what it answered, how it was judged, what it cost. A
-    results file holds it as a CSV row or a JSON line with the COLUMNS (`as_dict`, `of`)."""
-
-    instance: str
-    n: int | None
-    piece: str | None
-    torus: bool | None
-    backend: str
-    task: str
-    status: str | None = None
-    reason: str | None = None
-    #: The verdict as text, its kind first (`Check`): "ok", "disagree: cpsat gave another count".
-    check: str | None = None
-    answer: Any = None
-    digest: str | None = None
-    seconds: float | None = None
-    cpu_seconds: float | None = None
-    peak_mb: float | None = None
-    nodes: int | None = None
-    conflicts: int | None = None
-    time_limit: float | None = None
+class _Row:
+    """One run of a comparison: what ran, what it answered, how it was judged, what it cost. Its
+    fields are the declared COLUMNS, in order (`Row(instance, n, piece, ...)`, None where not
+    given); a results file holds it as a CSV row or a JSON line (`as_dict`, `of`)."""
 
     @property
     def verdict(self) -> Check | None:
-        return Check.of(self.check)
+        """The verdict, read from `check`, the text a file holds: "ok", "disagree: cpsat gave
+        another count"."""
+        return Check.of(self.check)  # type: ignore[attr-defined]
 
     @property
     def wrong(self) -> bool:
         return self.verdict in WRONG
 
     def as_dict(self) -> dict[str, Any]:
-        return {col: getattr(self, col) for col in COLUMNS}
+        return {col: getattr(self, col) for col in NAMES}
 
     @staticmethod
     def of(values: dict[str, Any]) -> Row:
-        return Row(**{col: values.get(col) for col in COLUMNS})
+        return Row(**{col: values.get(col) for col in NAMES})
+
+
+Row = make_dataclass("Row", [(c.name, Any, field(default=None)) for c in COLUMNS], bases=(_Row,))
 
 
 def key(row: Row) -> tuple[str, str, str]:
@@ -124,24 +88,9 @@ def is_ranked(row: Row) -> bool:
 
 def _typed(row: dict[str, str]) -> dict[str, Any]:
     """A CSV row back to the values a JSON row holds."""
-    out: dict[str, Any] = {}
-    for col in COLUMNS:
-        text = row.get(col)
-        if text is None or None in row:  # csv's marks of a row with cells missing, or extra
-            raise ValueError(f"a row has not the {len(COLUMNS)} cells of the header")
-        if text == "":
-            out[col] = None
-        elif col in ("n", "nodes", "conflicts"):
-            out[col] = int(text)
-        elif col in ("seconds", "cpu_seconds", "peak_mb", "time_limit"):
-            out[col] = float(text)
-        elif col == "torus":
-            out[col] = text == "True"
-        elif col == "answer":
-            out[col] = json.loads(text)
-        else:
-            out[col] = text
-    return out
+    if None in row or None in row.values():  # csv's marks of a row with cells extra, or missing
+        raise ValueError(f"a row has not the {len(COLUMNS)} cells of the header")
+    return {c.name: c.from_text(row[c.name]) for c in COLUMNS}
 
 
 def read_rows(path: Path) -> list[Row]:
@@ -159,10 +108,10 @@ def read_rows(path: Path) -> list[Row]:
     try:
         if path.suffix.lower() == ".jsonl":
             rows = [json.loads(line) for line in lines if line.strip()]
-            bad = [r for r in rows if not isinstance(r, dict) or set(COLUMNS) - set(r)]
+            bad = [r for r in rows if not isinstance(r, dict) or set(NAMES) - set(r)]
         else:
             reader = csv.DictReader(io.StringIO("".join(lines)))
-            if lines and tuple(reader.fieldnames or ()) != COLUMNS:
+            if lines and tuple(reader.fieldnames or ()) != NAMES:
                 raise NQueensError(f"{path} was not written by nqueens compare (its columns differ)")
             rows = [_typed(r) for r in reader]
             bad = []
@@ -177,47 +126,14 @@ def read_rows(path: Path) -> list[Row]:
     return [Row.of(row) for row in rows]
 
 
-def _number(v: Any) -> bool:
-    """A measurement: a finite number, not negative (NaN and Infinity blanked the report)."""
-    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
-
-
-#: What each column of a row may hold (None aside, where allowed).
-_KINDS: dict[str, tuple[Any, bool]] = {
-    "instance": (str, False),
-    "backend": (str, False),
-    "task": (str, False),
-    "status": (str, False),
-    "n": (int, True),
-    "piece": (str, True),
-    "torus": (bool, True),
-    "reason": (str, True),
-    "check": (str, True),
-    "digest": (str, True),
-    "nodes": (int, True),
-    "conflicts": (int, True),
-}
-
-
 def _malformed(row: Any) -> str | None:
     """Why `row` is not a row of a results file, or None."""
-    for col, (kind, optional) in _KINDS.items():
-        v = row.get(col)
-        if v is None and optional:
-            continue
-        if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
-            return f"{col} is {v!r}"
-    for col in ("seconds", "cpu_seconds", "peak_mb", "time_limit"):
-        v = row.get(col)
-        if v is not None and not _number(v):
-            return f"{col} is {v!r}"
+    for col in COLUMNS:
+        why = col.malformed(row.get(col.name))
+        if why:
+            return why
     if row.get("check") and Check.of(row["check"]) is None:
         return f"check is {row['check']!r}"
-    answer = row.get("answer")
-    if answer is not None and not (isinstance(answer, int) and not isinstance(answer, bool)) and not (
-        isinstance(answer, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in answer)
-    ):
-        return f"answer is {answer!r}"
     return None
 
 
@@ -241,7 +157,7 @@ class ResultsFile:
         self._file.seek(0, io.SEEK_END)
         if self._file.tell():
             self._trim_partial_line()
-        self._writer = csv.DictWriter(self._file, COLUMNS, extrasaction="ignore") if self.csv else None
+        self._writer = csv.DictWriter(self._file, NAMES, extrasaction="ignore") if self.csv else None
         if self._writer is not None and not self._file.tell():
             self._writer.writeheader()
 
@@ -255,17 +171,13 @@ class ResultsFile:
     def write(self, row: Row) -> None:
         values = row.as_dict()
         if self._writer is not None:
-            self._writer.writerow({k: _cell(v) for k, v in values.items()})
+            self._writer.writerow({c.name: c.to_text(values[c.name]) for c in COLUMNS})
         else:
             self._file.write(json.dumps(values) + "\n")
         self._file.flush()
 
     def close(self) -> None:
         self._file.close()
-
-
-def _cell(value: Any) -> Any:
-    return json.dumps(value) if isinstance(value, list) else value
 
 
 @dataclass

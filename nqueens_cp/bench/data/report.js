@@ -3,9 +3,9 @@
 // and the scatter plot as plain DOM and SVG. No library, no network.
 "use strict";
 (function () {
-  const sets = JSON.parse(document.getElementById("report-data").textContent);
+  // the columns, the series colours and the answers' cut are declared in bench/columns.py
+  const { columns: declared, colours: COLOURS, points: [POINT, WRONG_POINT], answer_chars: ANSWER_CHARS, sets } = JSON.parse(document.getElementById("report-data").textContent);
   const multi = sets.length > 1;
-  const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"];
   const SVG = "http://www.w3.org/2000/svg";
 
   function el(name, attrs, parent, text) {
@@ -17,6 +17,16 @@
   }
   const fmt = (v, digits) => (v === null || v === undefined ? "" : typeof v === "number" ? (digits === undefined ? v.toLocaleString("en") : v.toFixed(digits)) : String(v));
   const seconds = (v) => (v === null || v === undefined ? "" : v < 0.001 ? v.toExponential(1) : v.toFixed(v < 10 ? 4 : 2));
+  const cut = (text) => (text.length > ANSWER_CHARS ? text.slice(0, ANSWER_CHARS - 1) + "…" : text);
+  // how a cell of each kind of column reads (bench/columns.py's Kind)
+  const SHOW = {
+    seconds: seconds,
+    megabytes: (v) => fmt(v, 0),
+    answer: (v) => (Array.isArray(v) ? cut(JSON.stringify(v)) : fmt(v)),
+    flag: (v) => (v === null || v === undefined ? "" : v ? "yes" : "no"),
+  };
+  const NUMERIC = new Set(["integer", "seconds", "megabytes"]);
+  const EXTRA = { status: { cls: (g) => "status-" + (g.status || "").replace(/\s/g, "-") }, check: { cls: () => "check" } };
 
   // -- series: one per backend of each set ------------------------------------------------
   const series = [];
@@ -59,22 +69,9 @@
   const lines = [...byKey.values()];
   lines.forEach((l) => (l.wrong = l.groups.some((g) => g && g.wrong)));
 
-  const fixed = [
-    { label: "instance", get: (l) => l.instance },
-    { label: "n", get: (l) => l.n, num: true },
-    { label: "piece", get: (l) => l.piece },
-    { label: "backend", get: (l) => l.backend },
-    { label: "task", get: (l) => l.task },
-  ];
-  const perSet = [
-    { label: "status", get: (g) => g.status, cls: (g) => "status-" + (g.status || "").replace(/\s/g, "-") },
-    { label: "check", get: (g) => g.check, cls: () => "check" },
-    { label: "answer", get: (g) => g.answer },
-    { label: "seconds", get: (g) => g.seconds, num: true, show: seconds },
-    { label: "CPU s", get: (g) => g.cpu, num: true, show: seconds },
-    { label: "peak MB", get: (g) => g.mem, num: true, show: (v) => fmt(v, 0) },
-    { label: "nodes", get: (g) => g.nodes, num: true },
-  ];
+  const asColumn = (d) => ({ label: d.label, get: (r) => r[d.name], num: NUMERIC.has(d.kind), show: SHOW[d.kind], ...(EXTRA[d.name] || {}) });
+  const fixed = declared.filter((d) => d.page && d.run).map(asColumn);
+  const perSet = declared.filter((d) => d.page && !d.run).map(asColumn);
   const columns = [...fixed.map((c) => ({ ...c, value: c.get }))];
   sets.forEach((_, i) => perSet.forEach((c, k) => columns.push({
     ...c, set: i, first: k === 0, value: (l) => (l.groups[i] ? c.get(l.groups[i]) : null),
@@ -156,8 +153,18 @@
     const next = tr.nextElementSibling;
     if (next && next.classList.contains("details")) { next.remove(); return; }
     const row = el("tr", { class: "details" });
-    const text = l.groups.map((g, i) => (g ? (multi ? sets[i].name + ": " : "") + JSON.stringify(g, null, 1) : null)).filter(Boolean).join("\n");
-    el("td", { colspan: columns.length }, row, text);
+    // every column of the results file, the whole answer included
+    const cell = el("td", { colspan: columns.length }, row);
+    l.groups.forEach((g, i) => {
+      if (!g) return;
+      if (multi) el("h4", {}, cell, sets[i].name);
+      const dl = el("dl", { class: "run-details" }, cell);
+      for (const d of declared) {
+        el("dt", {}, dl, d.label);
+        const v = g[d.name];
+        el("dd", {}, dl, v === null || v === undefined ? "-" : d.kind === "answer" ? JSON.stringify(v) : d.kind === "flag" ? SHOW.flag(v) : fmt(v));
+      }
+    });
     tr.after(row);
   }
 
@@ -265,7 +272,7 @@
     const at = (r) => (r.solved && r.seconds !== null ? Math.max(r.seconds, 1e-6) : top);
     const said = (r) => (r.solved && r.seconds !== null ? `${seconds(r.seconds)} s` : r.status || "?");
     for (const [instance, p, q] of pairs) {
-      const c = el("svg:circle", { class: "point", cx: x(at(p)), cy: y(at(q)), r: 4, fill: p.wrong || q.wrong ? "#d62728" : "#1f77b4", "data-instance": instance }, svg);
+      const c = el("svg:circle", { class: "point", cx: x(at(p)), cy: y(at(q)), r: 4, fill: p.wrong || q.wrong ? WRONG_POINT : POINT, "data-instance": instance }, svg);
       el("svg:title", {}, c, instance);
       c.addEventListener("mouseenter", (e) => showTip(e, `${instance}: ${a.name} ${said(p)}, ${b.name} ${said(q)}`));
       c.addEventListener("mouseleave", hideTip);
