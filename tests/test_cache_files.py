@@ -78,3 +78,58 @@ def test_corrupt_numba_cache_files_are_compiled_again(tmp_path):
     for args, expected in ((["count", "10", "--piece", "RN"], A137774[9]), (["count", "12"], 14200)):
         assert _cli(tmp_path, *args) == (0, str(expected), "")
     assert _own_kernel(tmp_path)[0] == A137774[9]
+
+
+def _count_on_a_terminal(cache: Path, n: int) -> tuple[str, bytes]:
+    """`nqueens count n` with stderr on a pseudo-terminal: (stdout, what the terminal got)."""
+    import pty
+    import select
+
+    main, side = pty.openpty()
+    env = _env(cache) | {"NQUEENS_CP_COMPILING_SAID": ""}
+    cmd = [sys.executable, "-c", "from nqueens_cp.entry import main; main()", "count", str(n)]
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=side, env=env, text=True) as proc:
+        os.close(side)
+        seen = b""
+        while True:  # read the terminal until the process has ended and it is drained
+            if select.select([main], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(main, 4096)
+                except OSError:  # the other side closed
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            elif proc.poll() is not None:
+                break
+        out = proc.stdout.read() if proc.stdout else ""
+        proc.wait(timeout=60)
+    os.close(main)
+    return out, seen
+
+
+def test_the_first_compile_is_announced_once_on_a_terminal(tmp_path):
+    """The first count after an install paused for up to a minute without a word."""
+    out, seen = _count_on_a_terminal(tmp_path, 12)
+    assert out.strip() == "14200" and seen.count(b"compiling the search kernels") == 1
+    out, seen = _count_on_a_terminal(tmp_path, 12)  # compiled now: nothing to say
+    assert out.strip() == "14200" and b"compiling" not in seen
+
+
+def test_the_compile_notice_is_for_people_only(monkeypatch):
+    import io
+
+    from nqueens_cp.run.compiled import ANNOUNCED, announce_compiling
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv(ANNOUNCED, "")
+    piped = io.StringIO()
+    announce_compiling(piped)
+    assert piped.getvalue() == ""  # a pipe or a file: scripts see nothing
+    terminal = Terminal()
+    announce_compiling(terminal)
+    announce_compiling(terminal)
+    assert terminal.getvalue().count("\n") == 1 and "compiling" in terminal.getvalue()

@@ -12,6 +12,8 @@ decorated); a NUMBA_CACHE_DIR the user set is left as it is. The files in it are
 from __future__ import annotations
 
 import os
+import sys
+from typing import TextIO
 
 
 def cache_dir() -> str:
@@ -37,6 +39,22 @@ def use_user_cache() -> None:
     _distrust_cache_files()
 
 
+#: Set once the compiling has been announced: processes started later say nothing more.
+ANNOUNCED = "NQUEENS_CP_COMPILING_SAID"
+
+
+def announce_compiling(stream: TextIO | None = None) -> None:
+    """One line on a terminal before the first kernel is compiled: the first count after an
+    install (or an upgrade) pauses for up to a minute, which read as a hang. Said once, and only
+    to a person (stderr a terminal): scripts and pipes see nothing."""
+    stream = stream or sys.stderr
+    if os.environ.get(ANNOUNCED) or not stream.isatty():
+        return
+    os.environ[ANNOUNCED] = "1"
+    stream.write("nqueens: compiling the search kernels for this machine, once (it can take a minute)\n")
+    stream.flush()
+
+
 def _distrust_cache_files() -> None:
     """numba reads back its cache files as it wrote them: an empty or corrupt index (.nbi) or
     data file (.nbc) raised on every later run. Here a cache file that cannot be read is a miss:
@@ -56,9 +74,12 @@ def _distrust_cache_files() -> None:
 
     def _load_overload(self: object, sig: object, target_context: object) -> object:
         try:
-            return load_overload(self, sig, target_context)
+            found = load_overload(self, sig, target_context)
         except Exception:  # unreadable or not rebuildable: compiled again
-            return None
+            found = None
+        if found is None:
+            announce_compiling()
+        return found
 
     caching.IndexDataCacheFile._load_index = _load_index
     caching.Cache._load_overload = _load_overload
