@@ -361,3 +361,74 @@ def test_messages_a_user_can_act_on(tmp_path):
     single.write_text("[1, 3, 5, 0, 2, 4]\n")
     r = run("verify", 6, "--against", f"cat {single}")
     assert r.exit_code == 1 and "gave 1 solution in" in r.stdout
+
+
+# -- models against placements (issue 34, item 12) -----------------------------------------------
+
+
+def _every_model(text: str) -> list[list[int]]:
+    """Every model of a DIMACS text over all its variables, auxiliary ones included (what a
+    solver's --all gives), by python-sat with a blocking clause over every variable."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    cnf = CNF(from_string=text)
+    with Solver(name="minisat22", bootstrap_with=cnf.clauses) as s:
+        models = list(s.enum_models())
+    return [m + [-v for v in range(len(m) + 1, cnf.nv + 1)] for m in models]
+
+
+PAIRWISE_CASES = [Problem(6, blocked=[(1, 1)]), Problem(5, "rook", fixed=[(0, 2)]), Problem(5, torus=True)]
+
+
+@pytest.mark.parametrize("p", PAIRWISE_CASES)
+def test_the_pairwise_cnf_has_one_model_per_placement(p):
+    import io
+
+    out = io.StringIO()
+    export(p, "dimacs-pairwise", out)
+    models = _every_model(out.getvalue())
+    squares = len(re.findall(r"^c var \d+ = ", out.getvalue(), re.M))
+    assert all(len(m) == squares for m in models)  # no auxiliary variable
+    placements = [a.solution for m in models for a in read_answers([f"v {' '.join(map(str, m))} 0"], p)]
+    assert sorted(placements) == sorted(brute_force_problem(p))
+
+
+def test_check_tells_models_that_differ_only_in_auxiliary_variables_from_repeats(tmp_path):
+    """Every model of the exported CNF of n = 5 (more models than its 10 placements, through the
+    counters' auxiliary variables) used to be called repeats, exit 1."""
+    models = _every_model(_cnf_text(Problem(5)))
+    assert len(models) > 10
+    output = tmp_path / "all.txt"
+    output.write_text("".join(f"s SATISFIABLE\nv {' '.join(map(str, m))} 0\n" for m in models))
+    r = run("check", "5", output)
+    assert r.exit_code == 0, r.output
+    assert "10 valid and distinct" in r.stdout and f"{len(models) - 10} models differ" in r.stdout
+    assert "dimacs-pairwise" in r.stdout
+    output.write_text(output.read_text() + f"s SATISFIABLE\nv {' '.join(map(str, models[0]))} 0\n")
+    r = run("check", "5", output)
+    assert r.exit_code == 1 and "repeated, line" in r.stdout  # the very same model again
+
+
+def test_check_says_sat_output_of_another_board_is_numbered_otherwise(tmp_path):
+    """SAT output for a board with a blocked square, checked against the plain board, was a list
+    of invalid rows with no word of why."""
+    blocked = Problem(6, blocked=[(0, 1), (2, 3)])
+    models = _models_of_dimacs(_cnf_text(blocked))
+    output = tmp_path / "other.txt"
+    output.write_text("".join(models))
+    assert run("check", "6", "--block", "0,1", "--block", "2,3", output).exit_code == 0
+    r = run("check", "6", output)
+    assert r.exit_code == 1 and "numbering" in r.stdout and "36 usable squares" in r.stdout
+
+
+def test_export_help_names_every_format():
+    from nqueens_cp.cli.files import FORMATS_HELP
+    from nqueens_cp.export import formats
+
+    assert all(re.search(rf"(^|\s){re.escape(f)} \(", FORMATS_HELP) for f in formats())
+
+
+def test_a_pairwise_cnf_too_large_is_refused_before_it_is_built():
+    r = run("export", "400", "--to", "dimacs-pairwise")
+    assert r.exit_code == 2 and "clauses" in r.stderr and "--to dimacs" in r.stderr

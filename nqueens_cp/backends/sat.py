@@ -130,8 +130,37 @@ def at_most_one(lits: list[int], top: int, clauses: list[list[int]]) -> int:
     return top + k - 1
 
 
-def encode(problem: Problem) -> tuple[Cnf, dict[tuple[int, int], int]]:
-    """(CNF, variable of each usable square). Variables 1..k are the squares, row by row."""
+AtMostOne = Callable[[list[int], int, list[list[int]]], int]
+#: The pairwise export's size is checked before it is built: a clause per pair of squares on a
+#: line is about 1.7 n^3 clauses for queens (50 M near n = 310).
+MAX_PAIRWISE_CLAUSES = 50_000_000
+
+
+def pairwise_clauses(problem: Problem) -> int:
+    """How many clauses the pairwise at-most-ones of `problem` take (rows, columns, lines)."""
+    sizes = [len(problem.allowed_columns(r)) for r in range(problem.rows)]
+    sizes += [problem.rows] * problem.n  # columns (an upper bound where squares are blocked)
+    sizes += [len(line) for line in lines(problem)]
+    return sum(k * (k - 1) // 2 for k in sizes)
+
+
+def pairwise(lits: list[int], top: int, clauses: list[list[int]]) -> int:
+    """At most one of `lits` as a clause per pair: no auxiliary variable, so each model of the
+    CNF is one placement (an export for solvers that enumerate models), at k(k-1)/2 clauses."""
+    clauses += ([-x, -y] for i, x in enumerate(lits) for y in lits[i + 1 :])
+    return top
+
+
+#: The CNF exports: the encoding of at most one per line, and how the file's header names it.
+ENCODINGS = {
+    "dimacs": (at_most_one, "sequential counter (Sinz 2005)"),
+    "dimacs-pairwise": (pairwise, "pairwise"),
+}
+
+
+def encode(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf, dict[tuple[int, int], int]]:
+    """(CNF, variable of each usable square). Variables 1..k are the squares, row by row; `amo`
+    says at most one of a line's squares."""
     n, m = problem.n, problem.rows
     var = square_variables(problem)
     top = len(var)
@@ -139,7 +168,7 @@ def encode(problem: Problem) -> tuple[Cnf, dict[tuple[int, int], int]]:
 
     def one_at_most(squares: list[tuple[int, int]]) -> None:
         nonlocal top
-        top = at_most_one([var[sq] for sq in squares if sq in var], top, clauses)
+        top = amo([var[sq] for sq in squares if sq in var], top, clauses)
 
     for r in range(m):
         row = [(r, c) for c in range(n)]
@@ -224,7 +253,7 @@ class SatBackend(Backend):
     capabilities = Capabilities(
         options=frozenset({"time_limit", "sat_solver"}),
         max_n=MAX_N,
-        exports=frozenset({"dimacs"}),
+        exports=frozenset(ENCODINGS),
         subsolver="sat_solver",
     )
 
@@ -331,11 +360,17 @@ class SatBackend(Backend):
         return first_of(self._models(problem, 1, stats), stats)
 
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
-        if fmt != "dimacs":
+        if fmt not in ENCODINGS:
             super().export(problem, fmt, out)
         self.plan(problem, Task.FIRST)
-        cnf, _ = encode(problem)
-        write_cnf(out, problem, cnf.clauses, cnf.nv, "sequential counter (Sinz 2005)")
+        amo, name = ENCODINGS[fmt]
+        if amo is pairwise and pairwise_clauses(problem) > MAX_PAIRWISE_CLAUSES:
+            raise UnsupportedProblem(
+                f"the pairwise CNF of this board would hold {pairwise_clauses(problem):,} clauses (at most "
+                f"{MAX_PAIRWISE_CLAUSES:,}): export --to dimacs, whose at-most-ones take auxiliary variables"
+            )
+        cnf, _ = encode(problem, amo)
+        write_cnf(out, problem, cnf.clauses, cnf.nv, name)
 
 
 BACKEND = SatBackend

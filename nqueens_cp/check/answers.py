@@ -39,6 +39,8 @@ class Answer:
     line: int
     solution: Solution | None
     fault: str | None = None
+    #: A SAT model's digest, auxiliary variables included (None in every other format).
+    model: int | None = None
 
 
 #: Longer numbers are no column of any board (and Python refuses to read past 4300 digits).
@@ -260,23 +262,49 @@ class Judgement:
     distinct: int = 0
     #: Invalid answers that are valid with every column counted from 1.
     one_based_fits: int = 0
+    #: SAT models read, and the models of a placement already read that differ from every model
+    #: before them only in auxiliary variables: distinct models of the CNF, not repeats.
+    models: int = 0
+    aux_only_count: int = 0
+    #: The usable squares of the board (SAT output numbers them 1.. row by row).
+    squares: int = 0
 
     def hint(self) -> str | None:
-        """A word for the user where every invalid answer is valid counted from 1."""
+        """A word for the user where every invalid answer is valid counted from 1, or where
+        every SAT model is invalid as this board numbers its squares."""
         if self.invalid_count and self.one_based_fits == self.invalid_count:
             return "every invalid answer is valid with its columns counted from 1: add --one-based"
+        if self.models and self.invalid_count == self.read:
+            return (
+                f"no model is a valid placement with this board's numbering (its {self.squares} usable squares are "
+                "variables 1.. row by row): SAT output for another board (size, blocked squares, fixed pieces) "
+                "numbers them otherwise; check it against the board its CNF was exported from"
+            )
         return None
+
+    def aux_note(self) -> str | None:
+        """What the models that differ only in auxiliary variables are (not an error)."""
+        if not self.aux_only_count:
+            return None
+        return (
+            f"{self.aux_only_count:,} models differ from one before them only in auxiliary variables (the CNF's "
+            "at-most-one counters): the same placements, not repeats; `nqueens export --to dimacs-pairwise` "
+            "writes a CNF whose models are exactly the placements"
+        )
 
 
 def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
     j = Judgement(SolutionSet(problem.n))
+    j.squares = sum(len(problem.allowed_columns(r)) for r in range(problem.rows))
     seen = j.valid
+    models: set[int] = set()  # the digests of the valid SAT models read
     for a in answers:
         if a.solution is None:
             if len(j.no_solution_claims) < KEPT:
                 j.no_solution_claims.append(a.line)
             continue
         j.read += 1
+        j.models += a.model is not None
         why = a.fault or problem.explain(a.solution)
         if why is not None:
             j.invalid_count += 1
@@ -284,11 +312,16 @@ def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
                 j.one_based_fits += problem.explain(tuple(c - 1 for c in a.solution)) is None
             if len(j.invalid) < KEPT:
                 j.invalid.append((a, why))
+        elif a.solution in seen and a.model is not None and a.model not in models:
+            j.aux_only_count += 1
+            models.add(a.model)
         elif a.solution in seen:
             j.duplicate_count += 1
             if len(j.duplicates) < KEPT:
                 j.duplicates.append(a)
         else:
             seen.add(a.solution)
+            if a.model is not None:
+                models.add(a.model)
     j.distinct = len(seen)
     return j

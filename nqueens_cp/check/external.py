@@ -109,6 +109,9 @@ class Comparison:
         j = self.judgement
         gave = plural(j.read, "solution")
         lines = [f"the program gave {gave} in {self.seconds:.2f} s; {self.reference} finds {self.expected:,}"]
+        note = j.aux_note()
+        if note:
+            lines.append(f"note: {note}")
         if self.agree:
             lines.append(f"agree: the same {self.expected} solutions, each valid, none repeated")
             return lines

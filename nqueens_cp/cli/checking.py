@@ -254,9 +254,11 @@ def check(
     if j.duplicate_count > len(j.duplicates):
         lines.append(f"... and {j.duplicate_count - len(j.duplicates)} more repeated")
     wrong = bool(j.invalid or j.duplicates)
-    hint = j.hint()
+    hint, note = j.hint(), j.aux_note()
     if hint:
         lines.append(f"hint: {hint}")
+    if note:
+        lines.append(f"note: {note}")
     if j.no_solution_claims:
         found = api.first(p)
         if found is not None:

@@ -14,12 +14,18 @@ from .app import UserError, app
 from .options import PROBLEM, NArg, ProblemSpec, problem_options
 from .output import echo, output
 
+#: Every format `export` writes, said once for --help (a test holds it to `export.formats()`).
+FORMATS_HELP = (
+    "dimacs (CNF; its at-most-ones take auxiliary variables), dimacs-pairwise (CNF whose models are exactly "
+    "the placements), lp (clingo's ASP program), mzn (MiniZinc model + data) or cpsat (protobuf text)."
+)
+
 
 @app.command()
 @problem_options
 def export(
     n: NArg = None,
-    to: Annotated[str, typer.Option("--to", help="dimacs (CNF), mzn (MiniZinc model + data) or cpsat.")] = "dimacs",
+    to: Annotated[str, typer.Option("--to", help=FORMATS_HELP)] = "dimacs",
     target: Annotated[
         Path | None, typer.Option("--output", "-o", help="The file (default stdout); for mzn, FILE.mzn and FILE.dzn.")
     ] = None,

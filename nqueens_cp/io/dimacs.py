@@ -53,7 +53,11 @@ def write_cnf(out: TextIO, problem: Problem, clauses: list[list[int]], nvars: in
     shape = "" if p.square else f", rows = {p.rows}"
     out.write(f"c nqueens_cp: n = {p.n}{shape}, piece = {p.piece}, torus = {str(p.torus).lower()}, ")
     out.write(f"{len(p.blocked)} blocked, {len(p.fixed)} fixed\n")
-    out.write(f"c at most one per line: {encoding}; variables above {len(variables)} are auxiliary\n")
+    if nvars > len(variables):
+        aux = f"variables above {len(variables)} are auxiliary (a placement can have several models)"
+    else:
+        aux = "no auxiliary variables: each model is one placement"
+    out.write(f"c at most one per line: {encoding}; {aux}\n")
     out.write("c a true variable places a piece on its square (row, col), 0-based:\n")
     for (r, c), v in variables.items():
         out.write(f"c var {v} = ({r}, {c})\n")
@@ -66,13 +70,19 @@ class AnswerError(NQueensError):
     pass
 
 
-Answer = tuple[int, Solution | None, str | None]
+#: (line, solution, fault, model): `model` names the whole model, auxiliary variables included,
+#: so that two models of one placement can be told from a repeat.
+Answer = tuple[int, Solution | None, str | None, int | None]
+
+
+def _model(true: list[int]) -> int:
+    return hash(tuple(sorted(true)))
 
 
 def read_answers(lines: Iterable[tuple[int, str]], problem: Problem) -> Iterator[Answer]:
-    """(line number, solution, fault) per model in a SAT solver's output, fault naming a row
-    with no piece or several; (line, None, None) for an `s UNSATISFIABLE` line. A model lists
-    literals on `v` lines ending with 0; several models (an enumerating solver) may follow."""
+    """(line number, solution, fault, model) per model in a SAT solver's output, fault naming a
+    row with no piece or several; (line, None, None, None) for an `s UNSATISFIABLE` line. A model
+    lists literals on `v` lines ending with 0; several models (an enumerating solver) may follow."""
     square = SquareOfVariable(problem)
     true: list[int] = []
     start = 0
@@ -80,7 +90,7 @@ def read_answers(lines: Iterable[tuple[int, str]], problem: Problem) -> Iterator
         text = line.strip()
         if text.startswith("s "):
             if "UNSAT" in text.upper():
-                yield number, None, None
+                yield number, None, None, None
             continue
         if not text.startswith("v"):
             continue
@@ -94,12 +104,12 @@ def read_answers(lines: Iterable[tuple[int, str]], problem: Problem) -> Iterator
             raise AnswerError(f"line {number}: a v line holds literals, got {text[:40]!r}") from None
         for lit in lits:
             if lit == 0:
-                yield (start, *_placement(true, square, problem.rows))
+                yield (start, *_placement(true, square, problem.rows), _model(true))
                 true, start = [], 0
             elif lit > 0:
                 true.append(lit)
     if start:
-        yield (start, *_placement(true, square, problem.rows))
+        yield (start, *_placement(true, square, problem.rows), _model(true))
 
 
 def _placement(true: list[int], square: SquareOfVariable, n: int) -> tuple[Solution, str | None]:
