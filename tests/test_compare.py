@@ -385,3 +385,29 @@ def test_a_backend_that_cannot_model_an_instance_is_a_row_not_a_traceback():
     by = {x["backend"]: x for x in rows if "backend" in x}
     assert by["constraint"]["status"] == "unsupported" and "200" in by["constraint"]["reason"]
     assert by["bitmask"]["status"] == "solved" and by["bitmask"]["check"] == "ok"
+
+
+@pytest.mark.timeout(60)
+def test_jobs_of_one_group_share_a_worker_and_never_another_group_s():
+    """A worker that had loaded one backend counted its memory in every later backend's peak
+    (bitmask read 32 MB first, 96 MB after a cpsat run in the same worker)."""
+    jobs = [(i, ("pid", group)) for i, group in enumerate("abab")]
+    with Sandbox(JOBS, jobs=1) as sb:
+        shared = {r.key: r.value for r in sb.run(jobs)}
+        by_group = {r.key: r.value for r in sb.run(jobs, group=lambda payload: payload[1])}
+    assert len(set(shared.values())) == 1  # no groups: one worker serves all
+    assert by_group[0] == by_group[2] and by_group[1] == by_group[3] and by_group[0] != by_group[1]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_a_backend_s_peak_memory_does_not_depend_on_what_ran_before_it():
+    def peaks(backends: str) -> list[float]:
+        r = run("compare", "--n", "6..8", "--backends", backends, "--task", "count", "--json")
+        assert r.exit_code == 0, r.output
+        rows = [json.loads(line) for line in r.stdout.splitlines()]
+        return [x["peak_mb"] for x in rows if x.get("backend") == "bitmask"]
+
+    alone, after_cpsat = peaks("bitmask"), peaks("cpsat,bitmask")
+    assert len(alone) == len(after_cpsat) == 3
+    assert max(after_cpsat) < 1.3 * max(alone) + 8, (alone, after_cpsat)

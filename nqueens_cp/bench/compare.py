@@ -198,7 +198,7 @@ def compare(
             finish(inst.label)
     memory = memory_limit_mb * 2**20 if memory_limit_mb is not None else None
     with Sandbox("nqueens_cp.bench.runs", jobs, time_limit, memory) as sandbox:
-        for result in sandbox.run(todo):
+        for result in sandbox.run(todo, group=lambda job: job.backend):  # each backend's memory alone
             label, index = result.key
             _fill(groups[label][index], result)
             waiting[label] -= 1

@@ -27,7 +27,7 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
@@ -39,6 +39,8 @@ from ..run.parallel import die_with_parent
 GRACE_SECONDS = 1.0
 #: How often the supervisor samples a running worker's memory when a memory limit is set.
 MEMORY_POLL_SECONDS = 0.05
+#: Workers kept (idle ones of other groups are retired beyond it, or beyond `jobs`).
+MAX_IDLE = 8
 _HEADER = struct.Struct("<I")
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -149,6 +151,7 @@ def _rss(pid: int) -> int:
 @dataclass
 class _Worker:
     proc: subprocess.Popen
+    group: Hashable = None  # the only kind of job it has run (see Sandbox.run)
     buffer: bytearray = field(default_factory=bytearray)
     key: Any = None
     started: float | None = None  # when the timed part of the current job began
@@ -191,6 +194,20 @@ class Sandbox:
             w.kill()
         self._workers.clear()
         self._selector.close()
+
+    def _worker_for(self, group: Hashable, busy: list[_Worker]) -> _Worker:
+        """An idle worker that has only run jobs of `group`, or a fresh one; idle workers of
+        other groups beyond MAX_IDLE workers in all are retired, the oldest first."""
+        idle = [w for w in self._workers if w not in busy]
+        mine = [w for w in idle if w.group == group]
+        if mine:
+            return mine[0]
+        others = [w for w in idle if w.group != group]
+        while others and len(self._workers) >= max(self.jobs, MAX_IDLE):
+            self._retire(others.pop(0))
+        w = self._spawn()
+        w.group = group
+        return w
 
     def _spawn(self) -> _Worker:
         cmd = [sys.executable, "-m", __name__, self.target, str(os.getpid())]
@@ -237,8 +254,13 @@ class Sandbox:
         self._retire(w)
         return Result(key, status, value, seconds, 0.0, peak)
 
-    def run(self, jobs: Iterable[tuple[Any, Any]]) -> Iterator[Result]:
-        """Run every (key, payload) and yield each Result as it ends, in the order they end."""
+    def run(
+        self, jobs: Iterable[tuple[Any, Any]], group: Callable[[Any], Hashable] | None = None
+    ) -> Iterator[Result]:
+        """Run every (key, payload) and yield each Result as it ends, in the order they end.
+        `group(payload)` names the jobs that may share a worker: a worker runs jobs of one
+        group only, so what one kind of job loads (a solver's libraries) never counts in the
+        peak memory of another, as when each run is measured alone (BenchExec)."""
         todo = iter(jobs)
         busy: list[_Worker] = []
         exhausted = False
@@ -248,13 +270,13 @@ class Sandbox:
                 if job is None:
                     exhausted = True
                     break
-                idle = [w for w in self._workers if w not in busy]
-                w = idle[0] if idle else self._spawn()
+                kind = group(job[1]) if group is not None else None
+                w = self._worker_for(kind, busy)
                 try:
                     self._give(w, *job)
                 except BrokenPipeError:  # it died while idle: a fresh one takes the job
                     self._retire(w)
-                    w = self._spawn()
+                    w = self._worker_for(kind, busy)
                     self._give(w, *job)
                 busy.append(w)
             if not busy:
