@@ -16,7 +16,7 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import NQueensError, Problem
 from nqueens_cp.run.partition import CheckpointError, count_partitioned, dask_runner, pool_runner
-from tests.conftest import A000170, backtrack_count, children, run, script
+from tests.conftest import A000170, backtrack_count, children, cpu_seconds, run, script
 from tests.test_pieces import A137774
 
 
@@ -383,7 +383,11 @@ def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
         start_new_session=True,
     )
     try:
-        time.sleep(15)  # the cluster is up and counting
+        deadline = time.monotonic() + 90  # readiness: a worker of the cluster has counted for 1 s of CPU
+        while proc.poll() is None and time.monotonic() < deadline:
+            if any(cpu_seconds(p) >= 1.0 for p in _descendants(proc.pid)):
+                break
+            time.sleep(0.2)
         assert proc.poll() is None
         before = _descendants(proc.pid)
         assert before, "the local cluster's worker processes should be running"
