@@ -12,14 +12,16 @@ through a small bounded queue, so nothing accumulates; closing the iterator stop
 from __future__ import annotations
 
 import atexit
+import functools
 import gc
+import importlib.util
 import os
 import queue
+import sys
 import threading
 from collections.abc import Iterator
+from types import ModuleType
 from typing import Any, TextIO
-
-from ortools.sat.python import cp_model
 
 from ..model.problem import Problem, Solution
 from .base import (
@@ -37,6 +39,23 @@ from .base import (
     UnsupportedProblem,
     package_version,
 )
+
+
+def _lazy(name: str) -> ModuleType:
+    """`name`, imported at its first use: OR-tools takes half a second to import, which every
+    command would pay, since the CLI reads each backend's declared options."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.loader is not None
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+cp_model = _lazy("ortools.sat.python.cp_model")
 
 
 def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
@@ -138,24 +157,30 @@ class _Run:
         _RUNNING.discard(self)
 
 
-class _Streamer(cp_model.CpSolverSolutionCallback):
-    """Pushes each solution into a bounded queue; stops the search when told to."""
+@functools.cache
+def _streamer() -> type:
+    """The solution callback's class (made at first use: its base class is OR-tools')."""
 
-    def __init__(self, n: int, out: queue.Queue, stop: threading.Event) -> None:
-        super().__init__()
-        self._n = n
-        self._out = out
-        self._stop = stop
+    class Streamer(cp_model.CpSolverSolutionCallback):
+        """Pushes each solution into a bounded queue; stops the search when told to."""
 
-    def on_solution_callback(self) -> None:
-        sol = tuple(self.SolutionIntegerValue(i) for i in range(self._n))
-        while not self._stop.is_set():
-            try:
-                self._out.put(sol, timeout=0.05)
-                return
-            except queue.Full:
-                continue
-        self.stop_search()
+        def __init__(self, n: int, out: queue.Queue, stop: threading.Event) -> None:
+            super().__init__()
+            self._n = n
+            self._out = out
+            self._stop = stop
+
+        def on_solution_callback(self) -> None:
+            sol = tuple(self.SolutionIntegerValue(i) for i in range(self._n))
+            while not self._stop.is_set():
+                try:
+                    self._out.put(sol, timeout=0.05)
+                    return
+                except queue.Full:
+                    continue
+            self.stop_search()
+
+    return Streamer
 
 
 class CpSatBackend(Backend):
@@ -249,7 +274,7 @@ class CpSatBackend(Backend):
                 except queue.Full:
                     continue
 
-        run = _Run(solver, model, _Streamer(problem.rows, out, stop), end_marker)
+        run = _Run(solver, model, _streamer()(problem.rows, out, stop), end_marker)
         found = 0
         try:
             while (item := out.get()) is not _DONE:
