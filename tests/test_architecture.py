@@ -5,6 +5,8 @@ outside nqueens_cp/backends/. docs/architecture.md draws the same layers."""
 import ast
 from pathlib import Path
 
+import pytest
+
 import nqueens_cp
 from nqueens_cp.backends import BACKENDS
 
@@ -143,3 +145,42 @@ def test_no_backend_is_named_outside_the_backends_package():
                 assert node.module.endswith("backends") or node.module.endswith("backends.base"), (
                     f"{path.name}:{node.lineno} reaches into {node.module}"
                 )
+
+
+def _backend_options() -> list:
+    from nqueens_cp.backends import backend_class
+    from nqueens_cp.backends.base import PROGRESS, TIME_LIMIT, WORKERS
+
+    common = (TIME_LIMIT, WORKERS, PROGRESS)
+    return [o for name in BACKENDS for o in backend_class(name).capabilities.options if o not in common]
+
+
+def test_no_backend_option_is_spelled_outside_the_backends_package():
+    """Options were spelled out in the CLI (`--sat-solver` on 17 lines of cli/): a backend's own
+    options are declared in it, and every command builds its flags from those declarations."""
+    options = [o for o in _backend_options() if o.flag]  # those without one are the library's alone
+    for name, path in _modules().items():
+        if name.startswith("nqueens_cp.backends"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+                continue
+            spelled = node.value  # a flag anywhere; in the CLI, a name as a key too (`{"sat_solver": ...}`)
+            for option in options:
+                if spelled == option.flag or (spelled == option.name and name.startswith("nqueens_cp.cli")):
+                    raise AssertionError(f"{path.name}:{node.lineno} spells backend option {spelled!r}")
+
+
+@pytest.mark.parametrize("command", ["count", "solve", "first", "verify", "compare"])
+def test_every_command_that_runs_a_backend_offers_its_declared_flags(command):
+    from nqueens_cp.backends.base import Task
+    from tests.conftest import run
+
+    shown = run(command, "--help").stdout
+    several = {"verify": {Task.SOLVE, Task.COUNT}, "compare": set(Task)}
+    tasks = several[command] if command in several else {Task(command)}
+    for option in _backend_options():
+        if option.flag and (option.tasks is None or tasks & set(option.tasks)):
+            assert option.flag in shown, f"{command} lacks {option.flag}"
+        elif option.flag:
+            assert option.flag not in shown, f"{command} offers {option.flag}, which does not apply to it"

@@ -150,3 +150,17 @@ def test_verify_says_which_backends_it_left_out_and_why():
     record = json.loads(r.stdout)
     assert {"backend": "constraint", "why": "its search cannot be stopped at a time limit"} in record["left_out"]
     assert all(run_["plan"] and run_["version"] for run_ in record["runs"])
+
+
+def test_verify_takes_every_backend_s_own_options():
+    """verify took no solver options: --sat-solver was spelled out for solve, count and first."""
+    r = run("verify", 6, "--backends", "sat,bitmask", "--sat-solver", "glucose4", "--json")
+    assert r.exit_code == 0, r.output
+    runs = {x["backend"]: x for x in json.loads(r.stdout)["runs"]}
+    assert runs["sat"]["plan"] == "sat-glucose4" and runs["bitmask"]["count"] == 4
+
+
+def test_an_option_for_another_task_is_refused_not_dropped():
+    r = run("count", 8, "--unique", "--memory", "1G")
+    assert r.exit_code == 2 and "--memory applies to count, not unique" in r.stderr
+    assert "--memory" not in run("first", "--help").stdout

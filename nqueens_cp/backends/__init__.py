@@ -61,6 +61,13 @@ def available_backends() -> list[str]:
     return [name for name in BACKENDS if backend_class(name).missing() is None]
 
 
+def options_for(name: str, given: dict[str, Any]) -> dict[str, Any]:
+    """The options in `given` that backend `name` declares: a run of several backends (verify,
+    compare) gives each the options that are its own (`--sat-solver` to sat alone)."""
+    names = backend_class(name).capabilities.names
+    return {k: v for k, v in given.items() if k in names}
+
+
 def get_backend(name: str | Backend, **options: Any) -> Backend:
     """A backend instance by name (options such as workers or time_limit go to it)."""
     if isinstance(name, Backend):
@@ -100,5 +107,6 @@ __all__ = [
     "backend_class",
     "counted",
     "get_backend",
+    "options_for",
     "split_name",
 ]

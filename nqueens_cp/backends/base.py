@@ -15,7 +15,7 @@ before the end, after yielding what they found.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
@@ -174,10 +174,37 @@ class Plan:
 
 
 @dataclass(frozen=True)
+class Option:
+    """An option a backend takes, declared as data (as CPMpy's solvers declare theirs): the CLI
+    builds a flag from each declaration that has one, for every command that runs a backend
+    (`verify` and `compare` included), so a new option is written once, in its backend.
+
+    `flag`: the command-line flag, or None where the option is for the library alone (a
+    callback, a dict of solver parameters) or a command spells it with its own meaning (the
+    COMMON options: `--time-limit` is per run in compare). `parse` reads the flag's text;
+    `tasks`: the tasks it applies to (None: every task), so no command offers one it ignores."""
+
+    name: str
+    kind: type
+    help: str
+    flag: str | None = None
+    metavar: str | None = None
+    parse: Callable[[str], Any] | None = None
+    tasks: frozenset[Task] | None = None
+
+
+#: Options several backends take, whose flags the commands spell themselves.
+TIME_LIMIT = Option("time_limit", float, "Seconds; the search stops when they have passed (an unknown answer).")
+WORKERS = Option("workers", int, "Processes or solver threads.")
+PROGRESS = Option("progress", object, "A callback given (done, total) over a count's sub-problems.")
+
+
+@dataclass(frozen=True)
 class Capabilities:
     """What a backend supports; the CLI, `compare` and `verify` consult this, never a name.
 
-    `options`: the options it honours (an option it cannot honour is refused, not ignored).
+    `options`: the options it honours, declared (an option it cannot honour is refused, not
+    ignored; `names` are their keywords).
     `partition`: it can cut a count into numbered sub-problems (process pool, Dask, checkpoints).
     `max_n`: the largest board it models, None for no limit of its own.
     `exports`: the file formats `export` writes its model in (for solvers outside Python).
@@ -188,7 +215,7 @@ class Capabilities:
     `subsolver`: the option that names the solver it runs, which `-b NAME:SOLVER` sets
     (`sat:glucose4`, `minizinc:chuffed`, `cpmpy:choco`), None where it runs one solver."""
 
-    options: frozenset[str] = frozenset()
+    options: tuple[Option, ...] = ()
     partition: bool = False
     own_count: bool = False
     repeat_free: bool = False
@@ -197,14 +224,19 @@ class Capabilities:
     exports: frozenset[str] = frozenset()
 
     @property
+    def names(self) -> frozenset[str]:
+        """The keywords of the options it honours."""
+        return frozenset(o.name for o in self.options)
+
+    @property
     def stoppable(self) -> bool:
         """It honours a time limit (the same hard limit every solver gets in compare and verify)."""
-        return "time_limit" in self.options
+        return TIME_LIMIT in self.options
 
     @property
     def reports_progress(self) -> bool:
         """It reports (done, total) over a count's sub-problems to a `progress` callback."""
-        return "progress" in self.options
+        return PROGRESS in self.options
 
 
 TASKS = tuple(Task)
@@ -287,9 +319,9 @@ class Backend:
             cls.name = parts[2] if parts[:2] == ["nqueens_cp", "backends"] and len(parts) > 2 else cls.__name__
 
     def __init__(self, **options: Any) -> None:
-        unknown = set(options) - self.capabilities.options
+        unknown = set(options) - self.capabilities.names
         if unknown:
-            accepted = ", ".join(sorted(self.capabilities.options)) or "none"
+            accepted = ", ".join(sorted(self.capabilities.names)) or "none"
             raise UnsupportedProblem(
                 f"backend {self.name!r} cannot honour option(s) {', '.join(sorted(unknown))} (it takes: {accepted})"
             )
@@ -340,6 +372,12 @@ class Backend:
         why = self.supports(problem)
         if why:
             raise UnsupportedProblem(f"backend {self.name!r} cannot model {why}")
+        for option in self.capabilities.options:
+            given = self.settings.get(option.name) not in (None, False)
+            if given and option.tasks is not None and task not in option.tasks:
+                said = option.flag or option.name
+                applies = " and ".join(sorted(option.tasks))
+                raise UnsupportedProblem(f"{self.name}: {said} applies to {applies}, not {task}")
         return self._plan(problem, task)
 
     def _plan(self, problem: Problem, task: Task) -> Plan:

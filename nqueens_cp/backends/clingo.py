@@ -17,7 +17,7 @@ from typing import Any
 from ..io.asp import encoding_text, facts_text
 from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, streamed
-from .base import Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, first_of
+from .base import TIME_LIMIT, Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, first_of
 
 #: The largest board modelled: ground lines list every square per family (n^2 atoms each).
 MAX_N = 300
@@ -25,7 +25,7 @@ MAX_N = 300
 class ClingoBackend(Backend):
     """Options: `time_limit` in seconds."""
 
-    capabilities = Capabilities(options=frozenset({"time_limit"}), max_n=MAX_N, exports=frozenset({"lp"}))
+    capabilities = Capabilities(options=(TIME_LIMIT,), max_n=MAX_N, exports=frozenset({"lp"}))
 
     @classmethod
     def missing(cls) -> str | None:

@@ -14,8 +14,7 @@ This is also the smallest backend: copy it to add another.
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-import constraint as pc
+from typing import Any
 
 from ..model.problem import Problem, Solution
 from .base import Backend, Capabilities, Plan, Stats, package_version
@@ -24,7 +23,11 @@ from .base import Backend, Capabilities, Plan, Stats, package_version
 MAX_N = 200
 
 
-def build_model(problem: Problem) -> pc.Problem:
+def build_model(problem: Problem) -> Any:
+    """The python-constraint Problem (imported here, at first use: the CLI reads every
+    backend's declared options, and a bitmask run imports no other solver)."""
+    import constraint as pc
+
     m = problem.rows
     q = [f"q{i}" for i in range(m)]
     model = pc.Problem()

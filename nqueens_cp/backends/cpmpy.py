@@ -27,7 +27,20 @@ from typing import Any
 
 from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, emitted
-from .base import Backend, BackendError, Capabilities, Outcome, Plan, Reason, Stats, Task, Unknown, first_of
+from .base import (
+    TIME_LIMIT,
+    Backend,
+    BackendError,
+    Capabilities,
+    Option,
+    Outcome,
+    Plan,
+    Reason,
+    Stats,
+    Task,
+    Unknown,
+    first_of,
+)
 
 #: The sub-solvers, best first for `-b cpmpy` alone: Choco is the reference CP solver and the
 #: fastest here on first solutions (60 queens in 0.01 s) and counts, and it is independent of
@@ -105,11 +118,15 @@ _STOPPED = {"UNKNOWN"}
 _FAILED = {"ERROR", "NOT_RUN"}
 
 
+#: Named with the backend (`-b cpmpy:choco`), so it has no flag of its own.
+SOLVER = Option("solver", str, "The solver CPMpy runs: choco, ortools, z3, exact, pumpkin, pysat:NAME...")
+
+
 class CpmpyBackend(Backend):
     """Options: `solver`, a sub-solver CPMpy reaches (choco, ortools, z3, exact, pumpkin,
     pysat:NAME...; default the first of PREFERRED installed), and `time_limit` in seconds."""
 
-    capabilities = Capabilities(options=frozenset({"time_limit", "solver"}), max_n=MAX_N, subsolver="solver")
+    capabilities = Capabilities(options=(TIME_LIMIT, SOLVER), max_n=MAX_N, subsolver="solver")
 
     @classmethod
     def missing(cls) -> str | None:

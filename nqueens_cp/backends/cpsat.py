@@ -14,20 +14,20 @@ from __future__ import annotations
 import atexit
 import functools
 import gc
-import importlib.util
 import os
 import queue
-import sys
 import threading
 from collections.abc import Iterator
-from types import ModuleType
 from typing import Any, TextIO
 
 from ..model.problem import Problem, Solution
 from .base import (
+    TIME_LIMIT,
+    WORKERS,
     Backend,
     BackendError,
     Capabilities,
+    Option,
     Outcome,
     Plan,
     Reason,
@@ -41,21 +41,17 @@ from .base import (
 )
 
 
-def _lazy(name: str) -> ModuleType:
-    """`name`, imported at its first use: OR-tools takes half a second to import, which every
-    command would pay, since the CLI reads each backend's declared options."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    assert spec is not None and spec.loader is not None
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+class _OnFirstUse:
+    """OR-tools' cp_model, imported when it is first used: it takes half a second to import,
+    which every command would pay, since the CLI reads each backend's declared options."""
+
+    def __getattr__(self, name: str) -> Any:
+        from ortools.sat.python import cp_model
+
+        return getattr(cp_model, name)
 
 
-cp_model = _lazy("ortools.sat.python.cp_model")
+cp_model: Any = _OnFirstUse()
 
 
 def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
@@ -183,12 +179,16 @@ def _streamer() -> type:
     return Streamer
 
 
+SEED = Option("seed", int, "For -b cpsat: CP-SAT's random seed.", flag="--cpsat-seed")
+PARAMS = Option("params", dict, "Further CpSolver parameters, by name (the library's alone).")
+
+
 class CpSatBackend(Backend):
     """Options: `workers` (for `first`; CP-SAT enumerates with one worker), `time_limit` in
     seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
 
     capabilities = Capabilities(
-        options=frozenset({"workers", "time_limit", "seed", "params"}), max_n=MAX_N, exports=frozenset({"cpsat"})
+        options=(WORKERS, TIME_LIMIT, SEED, PARAMS), max_n=MAX_N, exports=frozenset({"cpsat"})
     )
 
     @classmethod

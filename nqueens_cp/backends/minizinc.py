@@ -26,7 +26,7 @@ from typing import Any
 from ..io.minizinc import data_text, model_text
 from ..model.problem import Problem, Solution
 from ..run.programs import lines_of
-from .base import Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, first_of
+from .base import TIME_LIMIT, Backend, BackendError, Capabilities, Option, Outcome, Plan, Stats, Task, first_of
 
 DEFAULT_SOLVER = "gecode"
 
@@ -72,10 +72,18 @@ def solvers() -> dict[str, str]:
     return known
 
 
+MZN_SOLVER = Option(
+    "mzn_solver",
+    str,
+    "For -b minizinc: a solver MiniZinc lists (default gecode); or -b minizinc:NAME.",
+    flag="--mzn-solver",
+)
+
+
 class MiniZincBackend(Backend):
     """Options: `mzn_solver`, a solver MiniZinc lists (default gecode); `time_limit` in seconds."""
 
-    capabilities = Capabilities(options=frozenset({"time_limit", "mzn_solver"}), max_n=MAX_N, subsolver="mzn_solver")
+    capabilities = Capabilities(options=(TIME_LIMIT, MZN_SOLVER), max_n=MAX_N, subsolver="mzn_solver")
 
     @classmethod
     def missing(cls) -> str | None:

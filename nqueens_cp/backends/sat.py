@@ -25,9 +25,11 @@ from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, streamed
 from . import satbinary
 from .base import (
+    TIME_LIMIT,
     Backend,
     BackendError,
     Capabilities,
+    Option,
     Outcome,
     Plan,
     Reason,
@@ -246,12 +248,21 @@ def _solve(solver: Any, interruptible: bool) -> bool | None:
         raise
 
 
+SAT_SOLVER = Option(
+    "sat_solver",
+    str,
+    "For -b sat: the python-sat solver (default cadical195; its lingeling has simplification off), "
+    'or a solver binary: cmd:"cadical -q {cnf}"; or -b sat:NAME.',
+    flag="--sat-solver",
+)
+
+
 class SatBackend(Backend):
     """Options: `time_limit` in seconds, and `sat_solver`, a python-sat solver name
     (cadical195 by default; glucose4, lingeling, minisat22, ...)."""
 
     capabilities = Capabilities(
-        options=frozenset({"time_limit", "sat_solver"}),
+        options=(TIME_LIMIT, SAT_SOLVER),
         max_n=MAX_N,
         exports=frozenset(ENCODINGS),
         subsolver="sat_solver",

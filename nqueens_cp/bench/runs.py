@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..backends import Backend, BackendError, Outcome, Stats, Status, backend_class, counted, get_backend
+from ..backends import Backend, BackendError, Outcome, Stats, Status, backend_class, counted, get_backend, options_for
+from ..backends.base import WORKERS
 from ..model.problem import Problem
 
 TASKS = ("first", "count", "solve")
@@ -44,8 +45,8 @@ def backend_for(job: Job) -> Backend:
     (it is killed from outside anyway), and one thread where it could use more: runs are
     compared core for core, and `--jobs` is what runs them side by side."""
     caps = backend_class(job.backend).capabilities
-    options = {k: v for k, v in job.options.items() if k in caps.options}
-    if "workers" in caps.options:
+    options = options_for(job.backend, job.options)
+    if WORKERS in caps.options:
         options.setdefault("workers", 1)
     if job.time_limit is not None and caps.stoppable:
         with contextlib.suppress(BackendError):  # this solver cannot stop itself: the kill will

@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -18,13 +18,13 @@ from ..backends.base import bad_time_limit
 from ..model.problem import Problem
 from .app import EXIT_DISAGREE, Terminated, UserError, app
 from .options import (
-    MznSolverOpt,
+    SOLVER_OPTIONS,
     PieceOpt,
     ProblemSpec,
     RowsOpt,
-    SatSolverOpt,
     TorusOpt,
     backend_names,
+    backend_options,
     int_list,
     size_range,
 )
@@ -32,6 +32,7 @@ from .output import echo, output
 
 
 @app.command()
+@backend_options()
 def compare(
     ns: Annotated[str | None, typer.Option("--n", help="Board sizes: N or A..B (with --piece, --torus).")] = None,
     models: Annotated[
@@ -59,8 +60,7 @@ def compare(
         int | None, typer.Option("--memory-limit", help="MB per run; a run past it is killed (unknown).")
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Runs side by side, one worker process each.")] = 1,
-    sat_solver: SatSolverOpt = None,
-    mzn_solver: MznSolverOpt = None,
+    solver: dict[str, Any] = SOLVER_OPTIONS,
     target: Annotated[
         Path | None, typer.Option("--output", "-o", help="Stream one row per run to FILE.csv or FILE.jsonl.")
     ] = None,
@@ -140,7 +140,6 @@ def compare(
             write_page(html, [RunSet(str(target or "this run"), [*previous, *live.rows], about())])
             last_page[0] = time.monotonic()
 
-    options = {k: v for k, v in (("sat_solver", sat_solver), ("mzn_solver", mzn_solver)) if v}
     try:
         with live.running():
             rows = c.compare(
@@ -150,7 +149,7 @@ def compare(
                 time_limit=time_limit,
                 memory_limit_mb=memory_limit,
                 jobs=jobs,
-                options=options,
+                options=solver,
                 previous=previous,
                 on_row=record,
             )

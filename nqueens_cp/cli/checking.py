@@ -6,15 +6,25 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from .. import api
-from ..backends import DEFAULT_BACKEND
+from ..backends import BACKENDS, DEFAULT_BACKEND, options_for
 from ..model.problem import Problem, plural
 from .app import EXIT_DISAGREE, EXIT_UNKNOWN, PartialResult, UserError, app
-from .options import PROBLEM, OneBasedOpt, ProblemSpec, VerboseOpt, backend_names, problem_options, size_range
+from .options import (
+    PROBLEM,
+    SOLVER_OPTIONS,
+    OneBasedOpt,
+    ProblemSpec,
+    VerboseOpt,
+    backend_names,
+    backend_options,
+    problem_options,
+    size_range,
+)
 from .output import backend, echo, progress
 
 #: A solution that refutes a "no solution" claim is printed up to this size.
@@ -26,6 +36,7 @@ AGAINST_SECONDS = 60.0
 
 @app.command()
 @problem_options
+@backend_options("solve", "count")
 def verify(
     n: Annotated[
         str | None, typer.Argument(metavar="N", help="Board size, or sizes A..B (may be omitted with --model).")
@@ -60,6 +71,7 @@ def verify(
         bool, typer.Option("--one-based", help="With --against: the program prints columns counted from 1.")
     ] = False,
     spec: ProblemSpec = PROBLEM,
+    solver: dict[str, Any] = SOLVER_OPTIONS,
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON record per size: every run, its count, time and faults.")
     ] = False,
@@ -87,9 +99,9 @@ def verify(
         if len(problems) > 1 and not as_json:
             echo(f"n = {p.n}:")
         if against is not None:
-            ends.append(_verify_program(against, p, spec.model, names, time_limit, one_based, say))
+            ends.append(_verify_program(against, p, spec.model, names, time_limit, one_based, solver, say))
         else:
-            ends.append(_verify_backends(p, names, depth, sample, seed, time_limit, say))
+            ends.append(_verify_backends(p, names, depth, sample, seed, time_limit, solver, say))
     worst = max((code for code, _ in ends), key=_severity)
     said = next((why for code, why in ends if code == worst and why), None)  # one line on stderr
     if worst == EXIT_UNKNOWN:
@@ -135,17 +147,20 @@ def _verify_backends(
     sample: int | None,
     seed: int,
     time_limit: float | None,
+    solver: dict[str, Any],
     say: Say,
 ) -> tuple[int, str | None]:
-    """(exit code, what stderr says) of comparing backends on `p`."""
+    """(exit code, what stderr says) of comparing backends on `p`, each with its own of the
+    solver options given."""
     from ..check import verify as v
 
+    options = {name: options_for(name, solver) for name in names or BACKENDS}
     if depth is None:
-        verdict = v.verify(p, names, time_limit=time_limit)
+        verdict = v.verify(p, names, options, time_limit=time_limit)
     else:
         with progress("prefixes") as bar:
             verdict = v.verify_partition(
-                p, names, depth=depth, sample=sample, seed=seed, progress=bar, time_limit=time_limit
+                p, names, depth=depth, sample=sample, seed=seed, options=options, progress=bar, time_limit=time_limit
             )
         say.lines([f"{verdict.prefixes} prefixes of depth {depth}"])
     say.plans(p, [r.backend for r in verdict.runs])
@@ -182,6 +197,7 @@ def _verify_program(
     names: list[str] | None,
     time_limit: float | None,
     one_based: bool,
+    solver: dict[str, Any],
     say: Say,
 ) -> tuple[int, str | None]:
     """(exit code, what stderr says) of comparing the program's answers with a backend's on `p`."""
@@ -189,7 +205,8 @@ def _verify_program(
     from ..check.external import ProgramFailed, ProgramTimeout, verify_program
 
     seconds = AGAINST_SECONDS if time_limit is None else time_limit
-    reference = backend(names[0] if names else DEFAULT_BACKEND, time_limit=time_limit)
+    name = names[0] if names else DEFAULT_BACKEND
+    reference = backend(name, time_limit=time_limit, **options_for(name, solver))
     reference.plan(p, "solve")
     say.plans(p, [reference.name])
     try:

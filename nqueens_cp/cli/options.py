@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,6 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from ..backends import BACKENDS
+from ..backends.base import Option
 from ..model.problem import Problem
 from .app import UserError
 
@@ -46,44 +47,8 @@ TimeOpt = Annotated[
     float | None, typer.Option("--time-limit", help="Seconds; reaching it ends with exit 3 (answer unknown).")
 ]
 WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Processes (bitmask count) or CP-SAT workers.")]
-_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?", re.IGNORECASE)
-
-
-def parse_size(text: str) -> int:
-    """Bytes from a size people write: 512M, 2G, 1.5GiB, 4096 (K, M, G, T in powers of 1024)."""
-    match = _SIZE.fullmatch(text.strip())
-    if not match:
-        raise typer.BadParameter(f"a size such as 512M, 2G or 1.5GiB, got {text!r}")
-    number, unit = float(match[1]), match[2].upper()
-    size = int(number * 1024 ** "_KMGT".index(unit)) if unit else int(number)
-    if size <= 0:
-        raise typer.BadParameter(f"a positive size, got {text!r}")
-    return size
-
-
-MemoryOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--memory",
-        metavar="SIZE",
-        parser=parse_size,
-        help="Memory a count may use (512M, 2G; default: 80% of what is available); the plan keeps to it.",
-    ),
-]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON record (same as --format json).")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Say on stderr which algorithm runs and why.")]
-SatSolverOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--sat-solver",
-        help="For -b sat: the python-sat solver (default cadical195; its lingeling has simplification off), "
-        "or a solver binary: cmd:\"cadical -q {cnf}\".",
-    ),
-]
-MznSolverOpt = Annotated[
-    str | None,
-    typer.Option("--mzn-solver", help="For -b minizinc: a solver MiniZinc lists (default gecode)."),
-]
 OneBasedOpt = Annotated[bool, typer.Option("--one-based", help="Columns are counted from 1.")]
 
 
@@ -140,25 +105,93 @@ _PROBLEM_PARAMETERS = (
 )
 
 
+def _in_place_of(
+    name: str, parameters: tuple[inspect.Parameter, ...], collect: Callable[[dict[str, Any]], Any]
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A decorator that puts `parameters` in place of the command's parameter `name` (for typer
+    to parse) and hands the command `collect(values given to them)` as that parameter."""
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(command, eval_str=True)
+        spliced: list[inspect.Parameter] = []
+        for p in signature.parameters.values():
+            if p.name == name:
+                spliced += parameters
+            else:
+                spliced.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+        names = [p.name for p in parameters]
+
+        @functools.wraps(command)
+        def run(**given: Any) -> None:
+            return command(**{name: collect({k: given.pop(k) for k in names})}, **given)
+
+        run.__signature__ = signature.replace(parameters=spliced)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in spliced} | {"return": None}
+        return run
+
+    return decorate
+
+
 def problem_options(command: Callable[..., None]) -> Callable[..., None]:
     """The command with the problem options in place of its `spec` parameter (see the module)."""
-    signature = inspect.signature(command, eval_str=True)
-    parameters: list[inspect.Parameter] = []
-    for p in signature.parameters.values():
-        if p.name == "spec":
-            parameters += _PROBLEM_PARAMETERS
-        else:
-            parameters.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY))
-    names = [p.name for p in _PROBLEM_PARAMETERS]
+    return _in_place_of("spec", _PROBLEM_PARAMETERS, lambda values: ProblemSpec(**values))(command)
 
-    @functools.wraps(command)
-    def run(**given: Any) -> None:
-        spec = ProblemSpec(**{name: given.pop(name) for name in names})
-        return command(spec=spec, **given)
 
-    run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-    run.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
-    return run
+#: The default of a command's `solver` parameter, which `backend_options` replaces: the options
+#: given, by keyword, for the backends to take (each refuses those it cannot honour).
+SOLVER_OPTIONS: dict[str, Any] = {}
+
+
+def declared_options(tasks: Iterable[str] = ()) -> list[Option]:
+    """The options with a flag that the registered backends declare, once per keyword, that
+    apply to one of `tasks` (to any task when none are named)."""
+    from ..backends import backend_class
+
+    wanted = set(tasks)
+    found: dict[str, Option] = {}
+    for name in BACKENDS:
+        for option in backend_class(name).capabilities.options:
+            if option.flag is None or option.name in found:
+                continue
+            if wanted and option.tasks is not None and not wanted & set(option.tasks):
+                continue
+            found[option.name] = option
+    return list(found.values())
+
+
+#: A backend option's parameter is named apart from the command's own (verify has a --seed).
+_PREFIX = "backend_option_"
+
+
+def _typer_parameter(option: Option) -> inspect.Parameter:
+    name = _PREFIX + option.name
+    if option.kind is bool:
+        return _param(name, Annotated[bool, typer.Option(option.flag, help=option.help)], False)
+    extra: dict[str, Any] = {"metavar": option.metavar} if option.metavar else {}
+    if option.parse is not None:
+        parse = option.parse
+
+        def parser(text: str) -> Any:
+            try:
+                return parse(text)
+            except ValueError as exc:
+                raise typer.BadParameter(str(exc)) from None
+
+        extra["parser"] = parser
+    kind = Annotated[option.kind | None, typer.Option(option.flag, help=option.help, **extra)]  # type: ignore[operator]
+    return _param(name, kind, None)
+
+
+def backend_options(*tasks: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The command with a flag for each option the backends declare (`declared_options`) in
+    place of its `solver` parameter, which receives those given: a new backend option is
+    declared once, in its backend, and every command that runs backends offers it."""
+    parameters = tuple(_typer_parameter(o) for o in declared_options(tasks))
+    return _in_place_of("solver", parameters, _given)
+
+
+def _given(values: dict[str, Any]) -> dict[str, Any]:
+    return {k.removeprefix(_PREFIX): v for k, v in values.items() if v is not None and v is not False}
 
 
 def square(text: str, flag: str) -> tuple[int, int]:

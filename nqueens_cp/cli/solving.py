@@ -16,16 +16,15 @@ from ..io.render import FORMATS, MAX_DRAWN_N, draw, write_solutions
 from .app import PartialResult, UserError, app
 from .options import (
     PROBLEM,
+    SOLVER_OPTIONS,
     BackendOpt,
     JsonOpt,
-    MemoryOpt,
-    MznSolverOpt,
     NArg,
     ProblemSpec,
-    SatSolverOpt,
     TimeOpt,
     VerboseOpt,
     WorkersOpt,
+    backend_options,
     problem_options,
 )
 from .output import echo, note_symmetries, output, output_format, prepare, progress, record
@@ -45,6 +44,7 @@ def _limited_batches(batches: Iterator[Any], limit: int | None) -> Iterator[Any]
 
 @app.command()
 @problem_options
+@backend_options("solve")
 def solve(
     n: NArg = None,
     backend: BackendOpt = DEFAULT_BACKEND,
@@ -60,8 +60,7 @@ def solve(
     spec: ProblemSpec = PROBLEM,
     time_limit: TimeOpt = None,
     unique: Annotated[bool, typer.Option("--unique", help="One solution per symmetry class.")] = False,
-    sat_solver: SatSolverOpt = None,
-    mzn_solver: MznSolverOpt = None,
+    solver: dict[str, Any] = SOLVER_OPTIONS,
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the solutions, streamed. On a time limit, those found are written, then exit 3."""
@@ -70,7 +69,7 @@ def solve(
     fmt = "json" if as_json else output_format(fmt, False, FORMATS, "boards")
     p = spec.problem(n)
     start = time.perf_counter()
-    b, plan = prepare(p, backend, "solve", verbose, time_limit=time_limit, sat_solver=sat_solver, mzn_solver=mzn_solver)
+    b, plan = prepare(p, backend, "solve", verbose, time_limit=time_limit, **solver)
     stats: dict[str, int] = {}
     if unique:
         from ..model.symmetry import canonical, problem_symmetries
@@ -121,6 +120,7 @@ def solve(
 
 @app.command()
 @problem_options
+@backend_options("count")
 def count(
     n: NArg = None,
     backend: BackendOpt = DEFAULT_BACKEND,
@@ -129,7 +129,6 @@ def count(
     spec: ProblemSpec = PROBLEM,
     time_limit: TimeOpt = None,
     workers: WorkersOpt = None,
-    memory: MemoryOpt = None,
     unique: Annotated[bool, typer.Option("--unique", help="Count symmetry classes (fundamental solutions).")] = False,
     dask: Annotated[
         str | None, typer.Option("--dask", metavar="ADDRESS", help="Count on a Dask scheduler, or 'local'.")
@@ -147,8 +146,7 @@ def count(
     check: Annotated[
         bool, typer.Option("--check", help="With --checkpoint: re-check and re-sum a finished checkpoint, run nothing.")
     ] = False,
-    sat_solver: SatSolverOpt = None,
-    mzn_solver: MznSolverOpt = None,
+    solver: dict[str, Any] = SOLVER_OPTIONS,
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the number of solutions; exit 3 when a limit is reached (with the count so far as a
@@ -162,9 +160,7 @@ def count(
     if check and checkpoint is None:
         raise UserError("--check goes with --checkpoint FILE")
     if partitioned:
-        b, _ = prepare(
-            p, backend, "count", verbose, memory=memory, sat_solver=sat_solver, mzn_solver=mzn_solver
-        )  # refused, not dropped
+        b, _ = prepare(p, backend, "count", verbose, **solver)  # refused, not dropped
         if not b.capabilities.partition:
             raise UserError(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
         if unique or time_limit is not None:
@@ -194,9 +190,7 @@ def count(
             verbose,
             time_limit=time_limit,
             workers=workers,
-            memory=memory,
-            sat_solver=sat_solver,
-            mzn_solver=mzn_solver,
+            **solver,
         )
         try:
             classes = b.count_classes(p)
@@ -225,9 +219,7 @@ def count(
                 verbose,
                 time_limit=time_limit,
                 workers=workers,
-                memory=memory,
-                sat_solver=sat_solver,
-                mzn_solver=mzn_solver,
+                **solver,
                 progress=bar if backend_class(backend).capabilities.reports_progress else None,
             )
             bar.workers = plan.workers
@@ -247,6 +239,7 @@ def count(
 
 @app.command()
 @problem_options
+@backend_options("first")
 def first(
     n: NArg = None,
     backend: BackendOpt = DEFAULT_BACKEND,
@@ -255,11 +248,7 @@ def first(
     spec: ProblemSpec = PROBLEM,
     time_limit: TimeOpt = None,
     workers: WorkersOpt = None,
-    lexicographic: Annotated[
-        bool, typer.Option("--lexicographic", help="The lexicographically first solution (a search; may be slow).")
-    ] = False,
-    sat_solver: SatSolverOpt = None,
-    mzn_solver: MznSolverOpt = None,
+    solver: dict[str, Any] = SOLVER_OPTIONS,
     verbose: VerboseOpt = False,
 ) -> None:
     """Find one solution and draw it, or say there is none (exit 3 when unknown)."""
@@ -275,9 +264,7 @@ def first(
         verbose,
         time_limit=time_limit,
         workers=workers,
-        lexicographic=lexicographic,
-        sat_solver=sat_solver,
-        mzn_solver=mzn_solver,
+        **solver,
     )
     outcome = b.first(p)
     sol = outcome.solution
@@ -289,8 +276,5 @@ def first(
         echo("\n".join(draw(p, sol)))
     elif outcome.status is Status.NO_SOLUTION:
         echo("no solution")
-    if outcome.status is Status.UNKNOWN:
-        what = "the lexicographically first solution is not known"
-        if not lexicographic:
-            what = "unknown whether a solution exists"
-        raise PartialResult(f"{b.name}: {outcome.reason.value} reached: {what}")  # type: ignore[union-attr]
+    if outcome.status is Status.UNKNOWN:  # not "whether one exists": a plain board has one, --lexicographic or not
+        raise PartialResult(f"{b.name}: {outcome.reason.value} reached before a solution was found")  # type: ignore[union-attr]

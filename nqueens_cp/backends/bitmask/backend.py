@@ -16,12 +16,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...model.problem import Problem, Solution
+from ...run.parallel import parse_size
 from ...run.progress import report
 from ..base import (
+    PROGRESS,
+    TIME_LIMIT,
+    WORKERS,
     Backend,
     BackendError,
     Capabilities,
     ClassCount,
+    Option,
     Outcome,
     Plan,
     Stats,
@@ -44,6 +49,24 @@ if TYPE_CHECKING:
     from ...run.partition import Partition
 
 
+LEXICOGRAPHIC = Option(
+    "lexicographic",
+    bool,
+    "The lexicographically first solution (a search; may be slow).",
+    flag="--lexicographic",
+    tasks=frozenset({Task.FIRST}),
+)
+MEMORY = Option(
+    "memory",
+    int,
+    "Memory a count may use (512M, 2G; default: 80% of what is available); the plan keeps to it.",
+    flag="--memory",
+    metavar="SIZE",
+    parse=parse_size,
+    tasks=frozenset({Task.COUNT}),
+)
+
+
 class BitmaskBackend(Backend):
     """Options: `workers`, the processes a count may use (default: every core from n = 13);
     `progress`, a callback (done, total) over a count's sub-problems; `time_limit` in seconds;
@@ -52,7 +75,7 @@ class BitmaskBackend(Backend):
     (default: most of what the machine has available), which the plan keeps to."""
 
     capabilities = Capabilities(
-        options=frozenset({"workers", "progress", "time_limit", "lexicographic", "memory"}),
+        options=(WORKERS, PROGRESS, TIME_LIMIT, LEXICOGRAPHIC, MEMORY),
         partition=True,
         own_count=True,
         repeat_free=True,

@@ -199,8 +199,6 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         )
     if workers not in (None, 1) and task not in (Task.COUNT, Task.UNIQUE):
         raise UnsupportedProblem(f"bitmask: {task} runs in one process; --workers applies to count")
-    if settings.get("lexicographic") and task != Task.FIRST:
-        raise UnsupportedProblem("bitmask: --lexicographic applies to first (solve is always lexicographic)")
 
     if task == Task.FIRST:
         if settings.get("lexicographic"):
