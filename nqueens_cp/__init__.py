@@ -29,6 +29,7 @@ _WHERE = {
     "Piece": "model.pieces",
     "NQueensError": "model.problem",
     "Problem": "model.problem",
+    "Rule": "model.problem",
     "Solution": "model.problem",
 }
 

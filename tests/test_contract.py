@@ -7,11 +7,13 @@ Ground truth comes from outside the backends: OEIS A000170 and an independent br
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import time
 
 import pytest
 
-from nqueens_cp import Problem
+from nqueens_cp import Piece, Problem, Rule
 from nqueens_cp.backends import BACKENDS, BackendError, UnsupportedProblem, backend_class, get_backend
 from nqueens_cp.backends.base import TASKS, Plan, Status, Task
 from tests.conftest import A000170, backtrack_count
@@ -111,3 +113,33 @@ def test_the_base_class_refuses_a_plan_where_the_machine_lacks_the_backend(name,
     monkeypatch.setattr(cls, "missing", classmethod(lambda c: f"{c.name}: not installed here (test)"))
     with pytest.raises(BackendError, match="not installed here"):
         b.plan(Problem(6), "count")
+
+
+#: One problem per rule, each needing that rule alone (Problem.rules says which it needs).
+RULE_CASES = {
+    Rule.TORUS: Problem(5, torus=True),
+    Rule.RECTANGLE: Problem(6, rows=4),
+    Rule.LEAPS: Problem(10, "superqueen"),
+    Rule.ONE_WAY: Problem(6, Piece.of(riders=[(0, 1)], lines=[(1, 1)])),
+    Rule.BLOCKED: Problem(6, blocked=[(0, 0)]),
+    Rule.FIXED: Problem(6, fixed=[(0, 1)]),
+}
+
+
+def test_each_rule_case_needs_its_rule_alone():
+    assert {rule: p.rules for rule, p in RULE_CASES.items()} == {rule: {rule} for rule in Rule}
+    assert Problem(8).rules == frozenset()
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_a_backend_that_lacks_a_rule_refuses_it_in_one_line_and_models_the_rest(name, rule, monkeypatch):
+    """A rule could not ship one backend at a time: no backend could refuse one it lacks."""
+    cls = backend_class(name)
+    b = _backend(name)
+    without = dataclasses.replace(cls.capabilities, rules=cls.capabilities.rules - {rule})
+    monkeypatch.setattr(cls, "capabilities", without)
+    with pytest.raises(UnsupportedProblem, match=re.escape(rule.value)) as refused:
+        b.plan(RULE_CASES[rule], "count")
+    assert "\n" not in str(refused.value)
+    other = next(r for r in Rule if r is not rule)
+    assert b.plan(RULE_CASES[other], "count")  # the rules it keeps are still planned

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 import numpy as np
 
-from ..model.problem import NQueensError, Problem, Solution
+from ..model.problem import NQueensError, Problem, Rule, Solution
 from ..run.interrupts import deliver
 
 if TYPE_CHECKING:
@@ -212,10 +212,13 @@ class Capabilities:
     count is the length of its solution stream, each solution checked on the way.
     `repeat_free`: its streams walk a search tree, each leaf once, so they are not held for
     repeats (a set of every solution would grow with the count); every other backend's are.
+    `rules`: the rules of the puzzle it models (`Rule`: torus, rectangles, leaps, one-way
+    lines, blocked squares, pre-placed pieces); a problem that needs another is refused.
     `subsolver`: the option that names the solver it runs, which `-b NAME:SOLVER` sets
     (`sat:glucose4`, `minizinc:chuffed`, `cpmpy:choco`), None where it runs one solver."""
 
     options: tuple[Option, ...] = ()
+    rules: frozenset[Rule] = frozenset(Rule)
     partition: bool = False
     own_count: bool = False
     repeat_free: bool = False
@@ -356,6 +359,9 @@ class Backend:
         caps = self.capabilities
         if caps.max_n is not None and problem.n > caps.max_n:
             return f"boards over {caps.max_n} columns"
+        lacking = sorted(problem.rules - caps.rules)
+        if lacking:
+            return " or ".join(rule.value for rule in lacking)
         return None
 
     def plan(self, problem: Problem, task: Task | str) -> Plan:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from functools import cached_property
 from math import gcd
 
@@ -60,6 +61,20 @@ class FixedOnBlocked(InvalidProblem):
 
 class FixedConflict(InvalidProblem):
     """Two pre-placed pieces share a row or column or attack each other."""
+
+
+class Rule(StrEnum):
+    """A rule of the puzzle beyond riders on a plain square board: what a backend must model to
+    solve a problem that needs it (`Problem.rules`; a backend declares those it models in its
+    capabilities, and the base class refuses the others in one line). A new rule can so ship
+    one backend at a time. Each value says what the rule is, as a refusal names it."""
+
+    TORUS = "a board that wraps around (--torus)"
+    RECTANGLE = "a rectangular board (--rows)"
+    LEAPS = "leaping moves (a knight's, say)"
+    ONE_WAY = "one-way lines"
+    BLOCKED = "blocked squares"
+    FIXED = "pre-placed pieces"
 
 
 #: The pieces known by name (any other is written in Betza's notation: see `pieces`).
@@ -161,6 +176,19 @@ class Problem:
     def shape(self) -> str:
         """The board as people write it: "8x8", "5x8" (rows x columns)."""
         return f"{self.rows}x{self.n}"
+
+    @cached_property
+    def rules(self) -> frozenset[Rule]:
+        """The rules this problem needs a backend to model."""
+        needs = {
+            Rule.TORUS: self.torus,
+            Rule.RECTANGLE: not self.square,
+            Rule.LEAPS: bool(self.rule.leapers),
+            Rule.ONE_WAY: bool(self.rule.lines),
+            Rule.BLOCKED: bool(self.blocked),
+            Rule.FIXED: bool(self.fixed),
+        }
+        return frozenset(rule for rule, needed in needs.items() if needed)
 
     @property
     def is_plain(self) -> bool:
