@@ -295,7 +295,6 @@ class Judgement:
 
 def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
     j = Judgement(SolutionSet(problem.n))
-    j.squares = sum(len(problem.allowed_columns(r)) for r in range(problem.rows))
     seen = j.valid
     models: set[int] = set()  # the digests of the valid SAT models read
     for a in answers:
@@ -324,4 +323,8 @@ def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
             if a.model is not None:
                 models.add(a.model)
     j.distinct = len(seen)
+    if j.models:  # counted, not listed: a board of 10^7 rows has 10^14 squares
+        fixed_rows = {r for r, _ in problem.fixed}
+        open_blocked = sum(r not in fixed_rows for r, _ in problem.blocked)
+        j.squares = problem.rows * problem.n - len(fixed_rows) * (problem.n - 1) - open_blocked
     return j
