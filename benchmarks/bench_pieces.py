@@ -72,7 +72,7 @@ def kernels(p: Problem) -> tuple[Callable[[], tuple[int, int]], Callable[[], tup
     from nqueens_cp.backends.bitmask.split import masks_array
 
     masks, (slides, reach) = masks_array(p)[None], k.tables(p)
-    own = piecekernel.kernel(piecekernel.key(slides, reach, p.rows))
+    own = piecekernel.CACHE.kernel(piecekernel.key(slides, reach, p.rows))
     one = np.ones(1, np.int64)
 
     def generic() -> tuple[int, int]:

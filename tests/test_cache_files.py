@@ -22,11 +22,11 @@ COUNT_WITH_OWN_KERNEL = """
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends.bitmask import anykernel, piecekernel
-piecekernel.SPECIALISE_AFTER = 0
+piecekernel.CACHE = piecekernel.KernelCache(specialise_after=0)
 p = Problem(10, "RN")
 print(nq.count(p))
 k = piecekernel.key(*anykernel.tables(p), p.rows)
-print(piecekernel._path(k)[1])
+print(piecekernel.CACHE.path(k)[1])
 """
 
 

@@ -46,7 +46,7 @@ A099152 = [1, 1, 3, 7, 23, 83, 405, 2113, 12657, 82297, 596483, 4698655, 4007174
 def own(p: Problem) -> tuple[int, int]:
     """(count, nodes) by the piece's own kernel, compiled or loaded for the test."""
     slides, reach = anykernel.tables(p)
-    kernel = piecekernel.kernel(piecekernel.key(slides, reach, p.rows))
+    kernel = piecekernel.CACHE.kernel(piecekernel.key(slides, reach, p.rows))
     assert kernel is not None
     stop, out = tally(), np.zeros(1, np.int64)
     kernel(masks_array(p)[None], reach, np.ones(1, np.int64), out, stop)
@@ -103,40 +103,34 @@ def test_random_boards_count_alike_on_the_piece_s_kernel_and_the_brute_force(p):
     assert (count, nodes) == generic(p)
 
 
-def test_the_generic_kernel_hands_over_mid_count_and_the_count_stays_exact(monkeypatch):
+def test_the_generic_kernel_hands_over_mid_count_and_the_count_stays_exact(monkeypatch, tmp_path):
     """The generic kernel starts, gives up the item under way after its budget, and the
     piece's kernel counts that item again from its start: nothing counted twice or lost."""
-    monkeypatch.setattr(piecekernel, "SPECIALISE_AFTER", 500)
-    monkeypatch.setattr(piecekernel, "_loaded", {})
-    monkeypatch.setattr(piecekernel, "_spent", {})
-    monkeypatch.setattr(piecekernel, "on_disk", lambda k: False)
+    cache = piecekernel.KernelCache(tmp_path, specialise_after=500)  # nothing on disk
+    monkeypatch.setattr(piecekernel, "CACHE", cache)
     p = Problem(10, "RN")
     stats: dict[str, int] = {}
     assert count_any(p, Deadline("t", None), stats) == A137774[9]
-    assert piecekernel.key(*anykernel.tables(p), p.rows) in piecekernel._loaded
+    assert piecekernel.key(*anykernel.tables(p), p.rows) in cache.loaded
     assert stats["nodes"] > generic(p)[1] // 2  # half the first row, plus what was searched twice
 
 
 def test_a_cache_folder_that_cannot_be_written_leaves_the_count_to_the_generic_kernel(monkeypatch, tmp_path):
     (tmp_path / "file").write_text("")
-    monkeypatch.setattr(piecekernel, "_folder", lambda: tmp_path / "file" / "pieces")
-    monkeypatch.setattr(piecekernel, "SPECIALISE_AFTER", 10)
-    monkeypatch.setattr(piecekernel, "_loaded", {})
-    monkeypatch.setattr(piecekernel, "_spent", {})
-    monkeypatch.setattr(piecekernel, "_unavailable", set())
+    cache = piecekernel.KernelCache(tmp_path / "file" / "pieces", specialise_after=10)
+    monkeypatch.setattr(piecekernel, "CACHE", cache)
     assert nq.count(Problem(9, "RN"), workers=1) == A137774[8]
-    assert not piecekernel._loaded and piecekernel._unavailable
+    assert not cache.loaded and cache.unavailable
 
 
 def test_a_write_that_fails_leaves_no_temporary_file(monkeypatch, tmp_path):
     def full(*_):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(piecekernel, "_folder", lambda: tmp_path / "pieces")
-    monkeypatch.setattr(piecekernel, "_loaded", {})
+    cache = piecekernel.KernelCache(tmp_path / "pieces")
     monkeypatch.setattr(piecekernel.os, "replace", full)
     p = Problem(6, "RNN")
-    assert piecekernel.kernel(piecekernel.key(*anykernel.tables(p), p.rows)) is None
+    assert cache.kernel(piecekernel.key(*anykernel.tables(p), p.rows)) is None
     assert list((tmp_path / "pieces").iterdir()) == []
 
 
@@ -147,7 +141,7 @@ def test_a_count_stops_at_the_deadline_with_the_solutions_found_as_lower_bound(k
     p = Problem(17, "RN")  # minutes of search
     slides, reach = anykernel.tables(p)
     if kernel == "own":
-        assert piecekernel.kernel(piecekernel.key(slides, reach, p.rows)) is not None  # compiled first
+        assert piecekernel.CACHE.kernel(piecekernel.key(slides, reach, p.rows)) is not None  # compiled first
     else:
         monkeypatch.setattr(piecekernel, "key", lambda *_: None)
     masks = np.stack([masks_array(p)] * 2)
@@ -160,17 +154,33 @@ def test_a_count_stops_at_the_deadline_with_the_solutions_found_as_lower_bound(k
     assert info.value.partial > 5  # part 0's solution, weighted 5, and some of part 1's
 
 
-def test_no_compile_starts_near_the_deadline(monkeypatch):
+def test_no_compile_starts_near_the_deadline(monkeypatch, tmp_path):
     """A compile cannot be stopped: within COMPILE_SECONDS of the deadline the generic kernel
     keeps the count (here to its end), and the piece's kernel is not written."""
     asked = []
-    monkeypatch.setattr(piecekernel, "SPECIALISE_AFTER", 100)
-    monkeypatch.setattr(piecekernel, "_loaded", {})
-    monkeypatch.setattr(piecekernel, "_spent", {})
-    monkeypatch.setattr(piecekernel, "on_disk", lambda k: False)
-    monkeypatch.setattr(piecekernel, "kernel", lambda k: asked.append(k))
+    cache = piecekernel.KernelCache(tmp_path, specialise_after=100)  # nothing on disk
+    monkeypatch.setattr(cache, "kernel", lambda k: asked.append(k))
+    monkeypatch.setattr(piecekernel, "CACHE", cache)
     p = Problem(9, "RN")
     assert count_any(p, Deadline("t", piecekernel.COMPILE_SECONDS / 2), {}) == A137774[8]
     assert not asked
     assert count_any(p, Deadline("t", None), {}) == A137774[8]  # no deadline: it would compile
     assert asked
+
+
+def test_a_new_generator_or_a_changed_helper_makes_a_new_kernel_file(monkeypatch):
+    """numba's cache notices a change of the generated file only: a kernel's file name covers
+    the generator's version and the helpers it imports, so neither can serve stale code."""
+    p = Problem(7, "RN")
+    k = piecekernel.key(*anykernel.tables(p), p.rows)
+    before = piecekernel._written(k)[1]
+    for change in ("generator", "helpers"):
+        piecekernel._written.cache_clear()
+        with monkeypatch.context() as m:
+            if change == "generator":
+                m.setattr(piecekernel, "GENERATOR", piecekernel.GENERATOR + 1)
+            else:
+                m.setattr(piecekernel, "_helpers_digest", lambda: b"another helper")
+            assert piecekernel._written(k)[1] != before, change
+    piecekernel._written.cache_clear()
+    assert piecekernel._written(k)[1] == before

@@ -387,4 +387,4 @@ def load_kernels(problem: Problem) -> None:
 
     small = Problem(8, problem.piece, torus=problem.torus)  # one kernel serves every board shape
     classes_in_process(small, constellations(small), Deadline("bitmask", None))
-    piecekernel.chosen(piecekernel.key(*_tables(problem), problem.rows))  # the piece's, if on disk
+    piecekernel.CACHE.chosen(piecekernel.key(*_tables(problem), problem.rows))  # the piece's, if on disk

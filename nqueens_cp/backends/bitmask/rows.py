@@ -142,14 +142,14 @@ def count_into(
     while done < weights.size and not stop[0]:
         left = None if deadline is None else deadline.left()
         may_compile = left is None or left > piecekernel.COMPILE_SECONDS
-        own = piecekernel.chosen(key, may_compile)
+        own = piecekernel.CACHE.chosen(key, may_compile)
         if own is not None:
             own(masks[done:], reach, weights[done:], out[done:], stop)
             return
         before = int(stop[1])
-        budget = piecekernel.budget(key, may_compile)
+        budget = piecekernel.CACHE.budget(key, may_compile)
         done += anykernel.count_items(masks[done:], slides, reach, weights[done:], out[done:], stop, budget)
-        piecekernel.spent(key, int(stop[1]) - before)
+        piecekernel.CACHE.spent(key, int(stop[1]) - before)
 
 
 def first_rows(problem: Problem) -> list[tuple[int, int, int]]:
