@@ -187,12 +187,12 @@ def test_compare_keeps_the_page_and_the_settings(tmp_path):
 
 
 def test_a_running_comparison_keeps_its_page_current(tmp_path, monkeypatch):
-    from nqueens_cp.cli import benching
+    from nqueens_cp.bench import campaign
 
     pages: list[int] = []
-    write = benching.write_page
-    monkeypatch.setattr(benching, "HTML_EVERY", 0.0)
-    monkeypatch.setattr(benching, "write_page", lambda path, sets: (pages.append(len(sets[0].rows)), write(path, sets)))
+    write = campaign.write_page
+    monkeypatch.setattr(campaign, "HTML_EVERY", 0.0)
+    monkeypatch.setattr(campaign, "write_page", lambda path, sets: (pages.append(len(sets[0].rows)), write(path, sets)))
     r = run("compare", "--n", "4..6", "--backends", "bitmask", "--html", tmp_path / "r.html")
     assert r.exit_code == 0
     assert pages == [1, 2, 3, 3]  # after each run as it ended, then the final page

@@ -20,9 +20,9 @@ from typing import Any
 from ..backends import UnsupportedProblem, backend_class
 from ..model.problem import NQueensError, Problem
 from .columns import COLUMNS, Origin
-from .results import DECIDED, Check, Row, is_wrong
+from .results import DECIDED, Check, Row, RunStatus, is_wrong
 from .runs import Job, backend_for
-from .sandbox import Result, Sandbox
+from .sandbox import Ended, Result, Sandbox
 
 #: The columns a backend's own statistics fill, where it keeps them.
 STATS = [c for c in COLUMNS if c.origin == Origin.STATS]
@@ -72,24 +72,24 @@ def _fill(row: Row, result: Result) -> Row:
     """The row of one finished (or killed) run."""
     row.seconds = round(result.seconds, 6)
     # a run killed before its worker reported leaves them unmeasured: blank, not 0.0
-    measured = result.status == "done" or result.cpu_seconds > 0
+    measured = result.status == Ended.DONE or result.cpu_seconds > 0
     row.cpu_seconds = round(result.cpu_seconds, 6) if measured else None
     row.peak_mb = round(result.peak_bytes / 2**20, 1) if result.peak_bytes else None
-    if result.status != "done":
-        row.status = "unknown"
+    if result.status != Ended.DONE:
+        row.status = RunStatus.UNKNOWN
         row.reason = result.status if result.value is None else f"{result.status}: {result.value}"
         return row
     v = result.value
     for col in STATS:
         setattr(row, col.name, v["stats"].get(col.name))
     if row.time_limit is not None and result.seconds > row.time_limit:
-        row.status, row.reason = "unknown", "time limit"  # an answer after the limit does not count
+        row.status, row.reason = RunStatus.UNKNOWN, Ended.TIME_LIMIT.value  # an answer after the limit does not count
         return row
-    row.status, row.reason, row.answer, row.digest = v["status"], v["reason"], v["answer"], v["digest"]
+    row.status, row.reason, row.answer, row.digest = RunStatus(v["status"]), v["reason"], v["answer"], v["digest"]
     row.seconds = round(max(0.0, result.seconds - v["check_seconds"]), 6)
     if v["invalid"]:
         row.check = Check.INVALID.said(v["invalid"])
-    if row.status == "unknown":
+    if row.status == RunStatus.UNKNOWN:
         row.answer = None
     return row
 
@@ -103,9 +103,9 @@ def recheck(row: Row, problem: Problem, time_limit: float | None) -> None:
         return
     seconds = row.seconds
     if time_limit is not None and (not isinstance(seconds, int | float) or seconds > time_limit):
-        row.status, row.reason, row.answer = "unknown", "time limit", None
+        row.status, row.reason, row.answer = RunStatus.UNKNOWN, Ended.TIME_LIMIT.value, None
         return
-    if row.task == "first" and row.status == "solved":
+    if row.task == "first" and row.status == RunStatus.SOLVED:
         answer = row.answer
         why = problem.explain(tuple(answer)) if isinstance(answer, list) else "the answer is not a list of columns"
         if why:
@@ -120,10 +120,10 @@ def check_group(rows: list[Row], new: list[Row]) -> None:
             continue
         others = [o for o in decided if o is not r and o.backend != r.backend]
         if r.task == "first":
-            if r.status == "solved":
+            if r.status == RunStatus.SOLVED:
                 r.check = Check.OK.said()  # the validator passed it: a solution needs no second opinion
                 continue
-            found = [o.backend for o in others if o.status == "solved"]
+            found = [o.backend for o in others if o.status == RunStatus.SOLVED]
             if found:
                 r.check = Check.DISAGREE.said(f"{', '.join(found)} found a valid solution")
                 continue
@@ -188,7 +188,7 @@ def compare(
             try:
                 backend_for(job).plan(inst.problem, task)
             except UnsupportedProblem as exc:
-                row.status, row.reason = "unsupported", str(exc)
+                row.status, row.reason = RunStatus.UNSUPPORTED, str(exc)
                 groups[inst.label].append(row)
                 continue
             groups[inst.label].append(row)

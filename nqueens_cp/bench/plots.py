@@ -15,7 +15,7 @@ from typing import Any
 from ..model.problem import NQueensError
 from ..run.files import replacing
 from .columns import COLOURS, POINT, WRONG_POINT
-from .results import Row, is_ranked
+from .results import Row, RunStatus, is_ranked
 
 PLOT_SUFFIXES = (".png", ".svg")
 
@@ -68,7 +68,7 @@ def _plot(rows: list[Row], backends: list[str], time_limit: float | None, path: 
 
 
 def _cactus(ax: Any, rows: list[Row], backends: list[str], time_limit: float | None) -> None:
-    runs = {r.instance for r in rows if r.status != "unsupported"}
+    runs = {r.instance for r in rows if r.status != RunStatus.UNSUPPORTED}
     for i, name in enumerate(backends):
         times = sorted(float(r.seconds) for r in rows if r.backend == name and _solved(r))
         colour = COLOURS[i % len(COLOURS)]  # as the page draws this backend

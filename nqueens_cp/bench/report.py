@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from .columns import COLUMNS, Column, Kind
-from .results import Row, Summary, is_wrong, summarize
+from .results import Row, RunStatus, Summary, is_wrong, summarize
 
 #: The live view shows this many of the latest runs; the final table lists every run up to
 #: RUNS_SHOWN of them (beyond that, the results file is where they are).
@@ -26,9 +26,9 @@ BESIDE_ANSWER = 70
 
 
 def _answer(row: Row, chars: int = ANSWER_SHOWN) -> str:
-    if row.status == "unknown":
+    if row.status == RunStatus.UNKNOWN:
         return f"unknown ({row.reason})"
-    if row.status == "unsupported":
+    if row.status == RunStatus.UNSUPPORTED:
         return "unsupported"
     if row.task == "first":
         if row.answer is None:

@@ -18,7 +18,16 @@ from ..model.problem import NQueensError
 from .columns import COLUMNS, NAMES
 
 SUFFIXES = (".csv", ".jsonl")
-DECIDED = ("solved", "no solution")
+class RunStatus(StrEnum):
+    """What a run of a comparison came to (a StrEnum: it prints, and compares, as its value)."""
+
+    SOLVED = "solved"
+    NO_SOLUTION = "no solution"
+    UNKNOWN = "unknown"  # a limit, a crash or an error: `reason` says which
+    UNSUPPORTED = "unsupported"  # the backend cannot model the instance: `reason` says why
+
+
+DECIDED = (RunStatus.SOLVED, RunStatus.NO_SOLUTION)
 
 
 class _Row:
@@ -123,7 +132,7 @@ def read_rows(path: Path) -> list[Row]:
         why = _malformed(row)
         if why:
             raise NQueensError(f"{path}: row {number} is not one nqueens compare writes: {why}")
-    return [Row.of(row) for row in rows]
+    return [Row.of(row | {"status": RunStatus(row["status"])}) for row in rows]
 
 
 def _malformed(row: Any) -> str | None:
@@ -134,6 +143,8 @@ def _malformed(row: Any) -> str | None:
             return why
     if row.get("check") and Check.of(row["check"]) is None:
         return f"check is {row['check']!r}"
+    if row.get("status") not in set(RunStatus):
+        return f"status is {row.get('status')!r}"
     return None
 
 
@@ -204,7 +215,7 @@ def summarize(rows: Iterable[Row], backends: list[str], time_limit: float | None
     rows = list(rows)
     for name in backends:
         mine = [r for r in rows if r.backend == name]
-        supported = [r for r in mine if r.status != "unsupported"]
+        supported = [r for r in mine if r.status != RunStatus.UNSUPPORTED]
         good = [r for r in supported if is_ranked(r)]
         wrong = [r for r in supported if is_wrong(r)]
         times = [float(r.seconds) for r in good]

@@ -29,6 +29,7 @@ import sys
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from importlib import import_module
 from typing import Any
 
@@ -45,10 +46,20 @@ _HEADER = struct.Struct("<I")
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
+class Ended(StrEnum):
+    """How a job ended (a StrEnum: it prints, and compares, as its value)."""
+
+    DONE = "done"
+    ERROR = "error"
+    TIME_LIMIT = "time limit"
+    MEMORY_LIMIT = "memory limit"
+    CRASHED = "crashed"
+
+
 @dataclass
 class Result:
-    """How one job ended. `status` is "done" (value is what run() returned), "error" (run()
-    raised: value is the message), "time limit", "memory limit" or "crashed" (the worker died:
+    """How one job ended. `status` is an `Ended`: DONE (value is what run() returned), ERROR
+    (run() raised: value is the message), TIME_LIMIT, MEMORY_LIMIT or CRASHED (the worker died:
     value says how). `seconds` and `cpu_seconds` cover run() alone; `peak_bytes` is the worker's
     peak resident memory during it."""
 
@@ -102,7 +113,8 @@ def _cpu() -> float:
 
 def _worker(target: str, parent: int) -> None:
     """Serve jobs from stdin until it closes. The protocol uses the original stdout; fd 1 is
-    pointed at stderr so that nothing a solver prints can corrupt it."""
+    pointed at stderr so that nothing a solver prints can corrupt it. Statuses go as plain
+    text: this module runs as __main__ here, so its classes would not unpickle over there."""
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.dup(1)
@@ -119,15 +131,15 @@ def _worker(target: str, parent: int) -> None:
         try:
             jobs.prepare(payload)
         except Exception as exc:
-            _send(out, ("error", key, f"{type(exc).__name__}: {exc}", 0.0, 0.0, 0))
+            _send(out, (Ended.ERROR.value, key, f"{type(exc).__name__}: {exc}", 0.0, 0.0, 0))
             continue
         _reset_peak_memory()
         _send(out, ("started", key))
         cpu, start = _cpu(), time.perf_counter()
         try:
-            value, status = jobs.run(payload), "done"
+            value, status = jobs.run(payload), Ended.DONE.value
         except Exception as exc:
-            value, status = f"{type(exc).__name__}: {exc}", "error"
+            value, status = f"{type(exc).__name__}: {exc}", Ended.ERROR.value
         seconds, cpu = time.perf_counter() - start, _cpu() - cpu
         _send(out, (status, key, value, seconds, cpu, _peak_memory()))
 
@@ -301,12 +313,12 @@ class Sandbox:
                         status, key, value, seconds, cpu, peak = message
                         busy.remove(w)
                         w.key = None
-                        yield Result(key, status, value, seconds, cpu, max(peak, w.peak))
+                        yield Result(key, Ended(status), value, seconds, cpu, max(peak, w.peak))
                 except EOFError:
                     code = w.proc.wait()
                     how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
                     busy.remove(w)
-                    yield self._killed(w, "crashed", f"the worker died ({how})")
+                    yield self._killed(w, Ended.CRASHED, f"the worker died ({how})")
 
     def _timeout(self, busy: list[_Worker]) -> float | None:
         waits = []
@@ -325,9 +337,9 @@ class Sandbox:
         if self.memory_limit is not None:
             w.peak = max(w.peak, _rss(w.proc.pid))
             if w.peak > self.memory_limit:
-                return self._killed(w, "memory limit")
+                return self._killed(w, Ended.MEMORY_LIMIT)
         if self.wall_limit is not None and time.perf_counter() - w.started > self.wall_limit + GRACE_SECONDS:
-            return self._killed(w, "time limit")
+            return self._killed(w, Ended.TIME_LIMIT)
         return None
 
 

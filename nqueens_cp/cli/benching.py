@@ -78,11 +78,11 @@ def compare(
 ) -> None:
     """Run backends side by side over instances with hard limits; check every answer (exit 1 on a wrong one)."""
     from ..bench import compare as c
-    from ..bench.html import RunSet
+    from ..bench.campaign import Campaign
     from ..bench.html import settings as report_settings
     from ..bench.plots import PLOT_SUFFIXES, pyplot
     from ..bench.report import RUNS_SHOWN, Live, runs_table, summary_table
-    from ..bench.results import ResultsFile, Row, summarize
+    from ..bench.results import Row, summarize
     from ..run.parallel import max_workers
 
     why = bad_time_limit(time_limit, "--time-limit")  # every run's limit, checked before any starts
@@ -115,63 +115,32 @@ def compare(
         raise UserError("give --n A..B and/or --model FILE|FOLDER|GLOB")
     if len({i.label for i in instances}) < len(instances):
         raise UserError("an instance is given twice")
-    results = ResultsFile(target, resume) if target is not None else None
-    previous = results.previous if results is not None else []
-    limits = sorted({str(r.time_limit) for r in previous})
-    if previous and limits != [str(time_limit)]:
-        assert results is not None
-        results.close()
-        given = "none" if time_limit is None else f"{time_limit:g}"
-        made = ", ".join("none" if x == "None" else f"{float(x):g}" for x in limits)
-        raise UserError(f"{target} was run with --time-limit {made}, not {given}: resume it with the same limit")
     live = Live(names, time_limit, len(instances) * len(names), enabled=sys.stderr.isatty() and not as_json)
     about = functools.partial(report_settings, task, time_limit, memory_limit, jobs, names, started)
-    if target is not None:
-        write_settings(target, about())
-    last_page = [time.monotonic()]
 
-    def record(row: Row) -> None:
-        if results is not None:
-            results.write(row)
+    def shown(row: Row) -> None:
         if as_json:
             echo(json.dumps(row.as_dict()))
         live.add(row)
-        if html is not None and time.monotonic() - last_page[0] >= HTML_EVERY:
-            write_page(html, [RunSet(str(target or "this run"), [*previous, *live.rows], about())])
-            last_page[0] = time.monotonic()
 
+    campaign = Campaign(target, resume, time_limit, html, about)
     try:
         with live.running():
-            rows = c.compare(
-                instances,
-                names,
-                task,
-                time_limit=time_limit,
-                memory_limit_mb=memory_limit,
-                jobs=jobs,
-                options=solver,
-                previous=previous,
-                on_row=record,
-            )
-    except (KeyboardInterrupt, Terminated):  # what finished is in --output; show it, then end as interrupted
-        stopped = about(time.time(), "interrupted")  # the page no longer says "still running"
-        if target is not None:
-            write_settings(target, stopped)
-        if html is not None:
-            write_page(html, [RunSet(str(target or "this run"), [*previous, *live.rows], stopped)])
+            limits = {"time_limit": time_limit, "memory_limit_mb": memory_limit, "jobs": jobs, "options": solver}
+            rows = campaign.run(instances, names, task, shown, **limits)
+    except (KeyboardInterrupt, Terminated):  # what finished is on file and the page; show it, then end as interrupted
         if not as_json:
             from rich.console import Console
 
             Console().print(summary_table(summarize(live.rows, names, time_limit), time_limit))
         raise
     finally:
-        if results is not None:
-            results.close()
-    everything = [r for r in previous if r.task == task] + rows
+        campaign.close()
+    everything = campaign.everything(task)
     # a resumed file's other backends stay in the summary: a wrong one was hidden there while
     # the run exited 1 for it
-    shown = list(dict.fromkeys([*names, *(r.backend for r in everything)]))
-    summaries = summarize(everything, shown, time_limit)
+    backends = list(dict.fromkeys([*names, *(r.backend for r in everything)]))
+    summaries = summarize(everything, backends, time_limit)
     if as_json:
         echo(json.dumps({"summary": [s.as_dict() for s in summaries]}))
     else:
@@ -184,21 +153,13 @@ def compare(
     if plot is not None:
         from ..bench.plots import plot as draw_plot
 
-        draw_plot(everything, shown, time_limit, plot)
-    finished = about(time.time())
-    if target is not None:
-        write_settings(target, finished)
-    if html is not None:
-        write_page(html, [RunSet(str(target or "this run"), everything, finished)])
+        draw_plot(everything, backends, time_limit, plot)
+    campaign.finish(everything)
     bad = c.wrong(everything)
     if bad:
         first = f"{bad[0].instance} {bad[0].backend}: {bad[0].check}"
         sys.stderr.write(f"nqueens: {len(bad)} wrong answer(s), the first: {first}\n")
         raise typer.Exit(EXIT_DISAGREE)
-
-
-#: A running comparison rewrites its --html page at most this often (seconds).
-HTML_EVERY = 3.0
 
 
 def writable(path: Path, suffixes: tuple[str, ...], flag: str) -> None:
@@ -210,32 +171,13 @@ def writable(path: Path, suffixes: tuple[str, ...], flag: str) -> None:
         raise UserError(f"cannot write {path}: its folder is missing or not writable")
 
 
-def settings_path(results: Path) -> Path:
-    """Where `compare -o FILE` keeps the run's settings (a report of FILE shows them)."""
-    return results.with_name(results.name + ".settings.json")
-
-
-def write_settings(results: Path, about: dict) -> None:
-    from ..run.files import replacing
-
-    with replacing(settings_path(results)) as (out, _):
-        out.write(json.dumps(about, indent=1).encode())
-
-
-def write_page(path: Path, sets: list) -> None:
-    from ..bench.html import page
-    from ..run.files import replacing
-
-    with replacing(path) as (out, _):
-        out.write(page(sets).encode())
-
-
 @app.command()
 def report(
     runs: Annotated[list[Path], typer.Argument(metavar="RUNS", help="Results files of compare -o (.csv or .jsonl).")],
     html: Annotated[Path, typer.Option("--html", help="The web page to write.")],
 ) -> None:
     """Render saved comparison runs as one web page; several files side by side, rows matched by instance, backend."""
+    from ..bench.campaign import settings_path, write_page
     from ..bench.html import RunSet
     from ..bench.results import read_rows
 
