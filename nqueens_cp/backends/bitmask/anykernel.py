@@ -26,6 +26,8 @@ from ...model.pieces import images, slide_directions
 from ...model.problem import Problem
 from ...run.compiled import use_user_cache
 from ..base import BackendError
+from .bits import ONE as _ONE
+from .bits import ZERO as _ZERO
 from .bits import popcount as _popcount
 from .bits import trailing_zeros
 from .pysearch import column_masks
@@ -36,8 +38,6 @@ if config.DISABLE_JIT:  # the masks need fixed-width integers (planner.jit_enabl
 
 use_user_cache()
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 
 
 def tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:

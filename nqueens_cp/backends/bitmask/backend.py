@@ -154,7 +154,6 @@ class BitmaskBackend(Backend):
             Algorithm.JOIN: lambda p: self._count_join(p, plan),
             Algorithm.MRV: lambda p: self._one_item(self._mrv(p, stop_at=0)),
             Algorithm.ROWS_PYTHON: lambda p: self._one_item(self._count_rows(p, plan)),
-            Algorithm.COUNT_ROWS: lambda p: self._one_item(self._count_rows(p, plan)),
             Algorithm.ANY_PIECE: lambda p: self._count_any(p, plan),
         }
         return run[Algorithm(plan.algorithm)](problem)

@@ -46,13 +46,13 @@ import numpy as np
 from numba import njit
 
 from ...model.problem import Problem
+from .bits import ONE as _ONE
+from .bits import ZERO as _ZERO
 from .bits import popcount, trailing_zeros
 
 if TYPE_CHECKING:
     from ...run.partition import Partition
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 _ALL = ~np.uint64(0)
 
 #: Column sets counted per work item (a few hundred to a few thousand items from n = 18).

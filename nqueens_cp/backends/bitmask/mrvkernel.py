@@ -16,6 +16,8 @@ from numba import config, njit
 
 from ...run.compiled import use_user_cache
 from ..base import BackendError
+from .bits import ONE as _ONE
+from .bits import ZERO as _ZERO
 from .bits import popcount as _popcount
 from .bits import trailing_zeros
 
@@ -24,8 +26,6 @@ if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (pl
 
 use_user_cache()
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 
 
 @njit(cache=True, inline="always")

@@ -68,11 +68,10 @@ $slides, leaps of $depth rows."""
 import numpy as np
 from numba import njit
 
+from nqueens_cp.backends.bitmask.bits import ONE as _ONE
+from nqueens_cp.backends.bitmask.bits import ZERO as _ZERO
 from nqueens_cp.backends.bitmask.bits import popcount, trailing_zeros
 from nqueens_cp.backends.bitmask.rowkernels import _lowbit
-
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 
 
 @njit(cache=True, nogil=True, inline="always")

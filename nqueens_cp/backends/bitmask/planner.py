@@ -57,27 +57,10 @@ class Algorithm(StrEnum):
     ROWS = "rows"
     ROWS_PYTHON = "rows-python"
     COUNT_SPLIT = "count-split"
-    COUNT_ROWS = "count-rows"
     CANONICAL = "canonical"
     CONSTELLATIONS = "constellations"
     JOIN = "join"
     ANY_PIECE = "any-piece"
-
-
-ALGORITHMS = {
-    Algorithm.CONSTRUCT: "explicit O(n) placement (or the theorem that there is none)",
-    Algorithm.MRV: "most-constrained-line search, compiled",
-    Algorithm.ROWS: "row-by-row bitmask search, compiled, lexicographic",
-    Algorithm.ROWS_PYTHON: "row-by-row bitmask search on Python integers",
-    Algorithm.COUNT_SPLIT: "compiled count kernel over prefix sub-problems (left-right mirror)",
-    Algorithm.COUNT_ROWS: "compiled row search, counting its solutions",
-    Algorithm.CANONICAL: "symmetry-broken compiled searches with a compiled canonical test",
-    Algorithm.CONSTELLATIONS: (
-        "one search per symmetry class of the pieces of the innermost ring, weighted by the class size"
-    ),
-    Algorithm.JOIN: "top and bottom half-boards' partial solutions per column set, joined 64 pairs a word",
-    Algorithm.ANY_PIECE: "row-by-row bitmask search for any piece and board shape, compiled, lexicographic",
-}
 
 
 def jit_enabled() -> bool:

@@ -19,6 +19,8 @@ from numba import config, njit
 
 from ...run.compiled import use_user_cache
 from ..base import BackendError
+from .bits import ONE as _ONE
+from .bits import ZERO as _ZERO
 from .bits import trailing_zeros
 
 if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (planner.jit_enabled)
@@ -26,8 +28,6 @@ if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (pl
 
 use_user_cache()
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 
 
 @njit(cache=True, inline="always")
