@@ -151,7 +151,10 @@ def test_a_stop_flag_ends_a_sets_listing_and_matching_inside_them():
     """At n = 24-26 one column set's lists hold millions of partials, so Ctrl-C and the deadline
     are looked at inside the listing and the matching, not only between sets."""
     n, h = 12, 6
-    space, forbid, stopped = join.new_space(), np.zeros(n, np.uint64), np.ones(2, np.int64)
+    from numba.typed import List
+
+    space = List(join.new_space())  # a typed list, as count_sets makes it (a Python list is reflected)
+    forbid, stopped = np.zeros(n, np.uint64), np.ones(2, np.int64)
     columns = np.uint64(0b100110101100)  # 6 of 12 columns with top partials
     top = join.listed(n, 0, h, columns, forbid, space, join.SLOT_TOP, NEVER).copy()
     assert top.shape[0] > 0

@@ -41,6 +41,7 @@ from .base import (
     first_of,
     package_version,
 )
+from .watch import FLAG
 
 #: The largest board modelled: n^2 variables and O(n^2) clauses.
 MAX_N = 500
@@ -347,7 +348,7 @@ class SatBackend(Backend):
             Solver(name=self.solver_name, bootstrap_with=cnf.clauses) as solver,
             watched(deadline, solver.interrupt) as stop,
         ):
-            for placed in _enumerate(solver, var, problem.rows, limit, lambda: stop[0]):
+            for placed in _enumerate(solver, var, problem.rows, limit, lambda: stop[FLAG]):
                 if placed is None:  # stopped: by the clock, or by a signal raised right after this
                     if deadline.expired():
                         raise TimeLimitReached(self.name, deadline.seconds or 0.0, found)

@@ -29,6 +29,10 @@ TICK_SECONDS = 0.05
 #: The signals that stop a call; the flag holds the signal's number, or BY_DEADLINE.
 STOPPING = frozenset({signal.SIGINT, signal.SIGTERM})
 BY_DEADLINE = -1
+#: The stop array's slots: the flag (a signal's number, or BY_DEADLINE), and the placements the
+#: counting kernels add up.
+FLAG = 0
+NODES = 1
 
 
 @contextlib.contextmanager
@@ -61,10 +65,10 @@ def watched(deadline: Deadline, on_stop: Callable[[], None] | None = None) -> It
                             with contextlib.suppress(OSError):
                                 os.write(previous, bytes([signum]))
                         if signum in STOPPING:
-                            stop[0] = signum
-            if deadline.expired() and not stop[0]:
-                stop[0] = BY_DEADLINE
-            if stop[0] and on_stop:
+                            stop[FLAG] = signum
+            if deadline.expired() and not stop[FLAG]:
+                stop[FLAG] = BY_DEADLINE
+            if stop[FLAG] and on_stop:
                 on_stop()
                 return
 
@@ -82,8 +86,8 @@ def watched(deadline: Deadline, on_stop: Callable[[], None] | None = None) -> It
                 signal.set_wakeup_fd(previous if previous is not None else -1)
         os.close(read_fd)
         os.close(write_fd)
-    if stop[0] > 0:  # a signal stopped a call, and the block still ended normally: its handler's
-        signal.raise_signal(int(stop[0]))  # exception was lost (`interrupts`); raise it again,
+    if stop[FLAG] > 0:  # a signal stopped a call, and the block still ended normally: its handler's
+        signal.raise_signal(int(stop[FLAG]))  # exception was lost (`interrupts`); raise it again,
         raise Unknown(deadline.backend, Reason.INTERRUPTED, partial=None)  # or end unknown anyway
 
 

@@ -26,12 +26,14 @@ from ...model.pieces import images, slide_directions
 from ...model.problem import Problem
 from ...run.compiled import use_user_cache
 from ..base import BackendError
+from ..watch import FLAG, NODES
 from .bits import ONE as _ONE
 from .bits import ZERO as _ZERO
 from .bits import popcount as _popcount
 from .bits import trailing_zeros
 from .pysearch import column_masks
 from .rowkernels import _lowbit
+from .slots import AT, DONE, PLACED
 
 if config.DISABLE_JIT:  # the masks need fixed-width integers (planner.jit_enabled)
     raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
@@ -90,7 +92,7 @@ def _slid(line, bit, left, right):
 def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budget):
     """Write up to out.shape[0] next solutions into `out` and return how many; with an `out` of
     no rows, count the solutions instead and return the count. Places at most about `budget`
-    pieces a call; sets st[1] when the search is exhausted and adds its placements to st[2].
+    pieces a call; sets st[DONE] when the search is exhausted and adds its placements to st[PLACED].
 
     Most placements are leaves (the next row has no free square, or it is the last row, counted
     at once), so a placement costs the same for every piece: what row r + 1 loses is
@@ -129,14 +131,14 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
         if depth > 0:
             v |= reach[1, c]
         near[c] = v
-    r = st[0]
+    r = st[AT]
     a = avail[r]  # the current row's squares left live here; avail holds the rows above
     found = 0
     nodes = 0
     while counting or found < cap:
         if a == _ZERO:
             if r == 0:
-                st[1] = 1
+                st[DONE] = 1
                 break
             if nodes >= budget:  # looked at on the way back only: off the placement path
                 break
@@ -203,8 +205,8 @@ def search(masks, slides, reach, avail, cols, lines, taken, place, st, out, budg
         r = nxt
         a = free
     avail[r] = a
-    st[0] = r
-    st[2] += nodes
+    st[AT] = r
+    st[PLACED] += nodes
     return found
 
 
@@ -213,23 +215,23 @@ def count_items(masks, slides, reach, weights, out, stop, budget):
     """out[i] = weights[i] times the solutions of the row masks masks[i] (a sub-problem a row),
     item after item in one call: many small sub-problems cost one call, not one each. Returns
     how many items it finished: it leaves the item under way with the solutions found so far
-    (weighted: a lower bound) when the stop flag stop[0] (watch.py) is set, read between slices
+    (weighted: a lower bound) when the stop flag stop[FLAG] (watch.py) is set, read between slices
     of `search`, or once it has made `budget` placements (piecekernel then takes over and counts
-    the item again). The placements are added to stop[1]."""
+    the item again). The placements are added to stop[NODES]."""
     nothing = np.empty((0, masks.shape[1]), np.int16)
     spent = 0
     for i in range(masks.shape[0]):
         rows = masks[i]
         avail, cols, lines, taken, place, st = new_state(rows, slides)
         found = 0
-        while st[1] == 0:
-            if stop[0] != 0 or spent + st[2] >= budget:
+        while st[DONE] == 0:
+            if stop[FLAG] != 0 or spent + st[PLACED] >= budget:
                 out[i] = weights[i] * found
-                stop[1] += st[2]
+                stop[NODES] += st[PLACED]
                 return i
-            left = min(budget - spent - st[2], 1 << 20)
+            left = min(budget - spent - st[PLACED], 1 << 20)
             found += search(rows, slides, reach, avail, cols, lines, taken, place, st, nothing, left)
         out[i] = weights[i] * found
-        stop[1] += st[2]
-        spent += st[2]
+        stop[NODES] += st[PLACED]
+        spent += st[PLACED]
     return masks.shape[0]

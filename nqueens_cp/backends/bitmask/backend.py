@@ -38,6 +38,7 @@ from ..base import (
     first_of,
     package_version,
 )
+from ..watch import NODES
 from . import planner, pysearch
 from .construct import construct
 from .planner import Algorithm
@@ -231,7 +232,7 @@ class BitmaskBackend(Backend):
                         total += count
                         spent += time.perf_counter() - start
                         report(progress, i + 1, part.size, total, spent)
-                    nodes = int(stop[1])
+                    nodes = int(stop[NODES])
         except Unknown as exc:
             return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
         return Outcome(Status.SOLVED, count=total, stats={"nodes": nodes})

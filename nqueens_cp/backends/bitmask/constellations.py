@@ -50,6 +50,7 @@ from ...model.problem import Problem
 from ...model.symmetry import NAMES, TABLE, problem_symmetries
 from ...run.progress import report
 from ..base import Deadline
+from ..watch import NODES
 
 if TYPE_CHECKING:
     from ...run.partition import Partition
@@ -283,7 +284,7 @@ def _counted(
     """The weighted completions of sub-problems `part` (searched, not enumerated), all of them in
     one compiled call: plain queens by the ring count, every other piece and board on the pinned
     masks by `rows.count_into` (the generic kernel, or the piece's own; a hand-over between them
-    is a second call). A call stopped by stop[0] leaves its counts partial (the caller checks)."""
+    is a second call). A call stopped by stop[FLAG] leaves its counts partial (the caller checks)."""
     out = np.zeros(part.size, np.int64)
     if plain_queens(problem):
         from .rowkernels import count_ring
@@ -372,12 +373,12 @@ def classes_in_process(
                 dq = 0
             else:
                 dq, dp, dr, dn = _enumerated(problem, cons, i, deadline)
-                stop[1] += dn
+                stop[NODES] += dn
             deadline.check(None)
             q, p, r = q + dq, p + int(dp), r + int(dr)
             done += 1
             report(progress, done, len(cons), q, time.perf_counter() - start)
-        nodes = int(stop[1])
+        nodes = int(stop[NODES])
     return q, p, r, nodes
 
 

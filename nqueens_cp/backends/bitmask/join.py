@@ -46,6 +46,7 @@ import numpy as np
 from numba import njit
 
 from ...model.problem import Problem
+from ..watch import FLAG
 from .bits import ONE as _ONE
 from .bits import ZERO as _ZERO
 from .bits import popcount, trailing_zeros
@@ -197,7 +198,7 @@ def listed(n, r0, rows, allowed, forbid, space, slot, stop):
     out = _scratch(space, slot, FIRST_ROOM)
     k = 0
     for s in range(1 << width):
-        if stop[0] != 0:  # (the caller discards what a stopped call returns)
+        if stop[FLAG] != 0:  # (the caller discards what a stopped call returns)
             return out[:k]
         lo, hi = f2[every ^ s], f2[(every ^ s) + 1]
         if f1[s + 1] == f1[s] or hi == lo:
@@ -352,7 +353,7 @@ def matching(small, small_weight, big, big_weight, space, stop):
         used[at] = m
     total = 0
     for b in range(buckets):
-        if stop[0] != 0:  # a set flag ends a long match between two buckets (watch.py)
+        if stop[FLAG] != 0:  # a set flag ends a long match between two buckets (watch.py)
             return total
         if first[b] == first[b + 1]:
             continue
@@ -493,12 +494,12 @@ def _count_set(n, c, weight, space, stop):
 
 @njit(cache=True, nogil=True)
 def count_sets(n, sets, weights, stop):
-    """The weighted solutions over the top column sets `sets`. A set flag (stop[0], watch.py)
+    """The weighted solutions over the top column sets `sets`. A set flag (stop[FLAG], watch.py)
     ends the call within a set's listing or matching; the caller then discards what it returns."""
     total = 0
     space = new_space()
     for i in range(sets.shape[0]):
-        if stop[0] != 0:
+        if stop[FLAG] != 0:
             return total
         total += _count_set(n, sets[i], weights[i], space, stop)
     return total

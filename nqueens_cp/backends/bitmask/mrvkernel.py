@@ -20,6 +20,7 @@ from .bits import ONE as _ONE
 from .bits import ZERO as _ZERO
 from .bits import popcount as _popcount
 from .bits import trailing_zeros
+from .slots import AT, DONE
 
 if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (planner.jit_enabled)
     raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
@@ -127,8 +128,8 @@ def start(masks, rf, cf, rows_done, cols_done, kind, index, cand, pr, pc, st):
             if (masks[r] >> np.uint64(c)) & _ONE:
                 cf[0, c] |= _ONE << np.uint64(r)
     k0, i0, free = _select(rf, cf, 0, _ZERO, _ZERO, n)
-    st[0] = 0
-    st[1] = 1 if free == 0 else 0
+    st[AT] = 0
+    st[DONE] = 1 if free == 0 else 0
     kind[0], index[0] = k0, i0
     if free:
         cand[0] = rf[0, i0] if k0 == 0 else cf[0, i0]
@@ -137,15 +138,15 @@ def start(masks, rf, cf, rows_done, cols_done, kind, index, cand, pr, pc, st):
 @njit(cache=True)
 def run(masks, diag, rf, cf, rows_done, cols_done, kind, index, cand, pr, pc, st, stop_at, budget, place):
     """Go on with the search: stop after `stop_at` solutions (0: never) or `budget` placements.
-    Returns (solutions found in this call, placements made); st[1] is set when the search is
+    Returns (solutions found in this call, placements made); st[DONE] is set when the search is
     over. The last solution found is written to `place`."""
     n = masks.shape[0]
     found = 0
     nodes = 0
-    d = st[0]
-    while st[1] == 0:
+    d = st[AT]
+    while st[DONE] == 0:
         if d < 0:
-            st[1] = 1
+            st[DONE] = 1
             break
         if nodes >= budget:
             break
@@ -175,5 +176,5 @@ def run(masks, diag, rf, cf, rows_done, cols_done, kind, index, cand, pr, pc, st
         d += 1
         kind[d], index[d] = k1, i1
         cand[d] = rf[d, i1] if k1 == 0 else cf[d, i1]
-    st[0] = d
+    st[AT] = d
     return found, nodes

@@ -72,6 +72,7 @@ from nqueens_cp.backends.bitmask.bits import ONE as _ONE
 from nqueens_cp.backends.bitmask.bits import ZERO as _ZERO
 from nqueens_cp.backends.bitmask.bits import popcount, trailing_zeros
 from nqueens_cp.backends.bitmask.rowkernels import _lowbit
+from nqueens_cp.backends.watch import FLAG, NODES
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -111,8 +112,8 @@ $push
 $descend
             continue
         if a == _ZERO:
-            if sp == _ZERO or stop[0] != 0:
-                stop[1] += placed
+            if sp == _ZERO or stop[FLAG] != 0:
+                stop[NODES] += placed
                 return total
             sp -= np.uint64($size)
 $pop
@@ -122,7 +123,7 @@ $pop
 def count_items(masks, reach, weights, out, stop):
     for i in range(masks.shape[0]):
         out[i] = weights[i] * _count(masks[i], reach, stop)  # stopped: those found so far
-        if stop[0] != 0:
+        if stop[FLAG] != 0:
             return
 ''')
 
@@ -175,7 +176,7 @@ def source(slides: tuple[tuple[int, int], ...], depth: int) -> str:
 
 #: The modules a generated kernel imports: numba's cache notices a change of the generated file
 #: only, so their source is part of the file's name (a changed helper makes a new file).
-_HELPERS = ("bits.py", "rowkernels.py")
+_HELPERS = ("bits.py", "rowkernels.py", "../watch.py")
 
 
 @lru_cache(maxsize=1)

@@ -19,9 +19,11 @@ from numba import config, njit
 
 from ...run.compiled import use_user_cache
 from ..base import BackendError
+from ..watch import FLAG, NODES
 from .bits import ONE as _ONE
 from .bits import ZERO as _ZERO
 from .bits import trailing_zeros
+from .slots import AT, DONE, PLACED
 
 if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (planner.jit_enabled)
     raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
@@ -67,10 +69,10 @@ def _few(free):
 @njit(cache=True, inline="always")
 def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
     """Number of completions of rows row0.. given the attacks (cols0, d1_0, d2_0) on row0.
-    `plain`: every row's mask is the full board, so no mask is loaded in the loop. When stop[0]
+    `plain`: every row's mask is the full board, so no mask is loaded in the loop. When stop[FLAG]
     is set (by another thread: Ctrl-C, a deadline), the loop returns at its next backtrack; the
     caller knows the result is then partial. The placements made (the last two rows' included)
-    are added to stop[1], the search's nodes.
+    are added to stop[NODES], the search's nodes.
 
     Why it is fast (figures in the README): the current row's state lives in locals; a frame is
     pushed only for a row with squares left to try, so the last square descends like a tail
@@ -81,12 +83,12 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
     a = masks[row0] & ~(cols0 | d1_0 | d2_0)
     if row0 == last:
         got = np.int64(a != _ZERO)
-        stop[1] += got
+        stop[NODES] += got
         return got
     m = masks[last]
     if row0 == last - 1:
         got = _last_two(m, diag, cols0, d1_0, d2_0, a)
-        stop[1] += _few(a) + got
+        stop[NODES] += _few(a) + got
         return got
     if a == _ZERO:
         return 0
@@ -126,8 +128,8 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
             a, c0, l0, g0 = nxt, c, x, y
             continue
         if a == _ZERO:
-            if sp == _ZERO or stop[0] != 0:
-                stop[1] += placed
+            if sp == _ZERO or stop[FLAG] != 0:
+                stop[NODES] += placed
                 return total
             sp -= stride
             a, c0, l0, g0, r = frames[sp], frames[sp + _ONE], frames[sp + two], frames[sp + three], frames[sp + four]
@@ -191,7 +193,7 @@ def _torus_knights_ok(place, n):
 @njit(cache=True)
 def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k2, place, st, out, budget):
     """Write up to out.shape[0] next solutions into `out` and return how many, placing at most
-    `budget` pieces; sets st[1] when the search is exhausted and adds the placements to st[2].
+    `budget` pieces; sets st[DONE] when the search is exhausted and adds the placements to st[PLACED].
     The state arrays carry the search between calls.
 
     Knight moves keep k2[r], the squares of row r+1 reached from row r-1 (those of row r from
@@ -202,14 +204,14 @@ def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k2, place, 
     last = n - 1
     full = _full(n)
     cap = out.shape[0]
-    r = st[0]
+    r = st[AT]
     k = 0
     nodes = 0
     while k < cap:
         a = avail[r]
         if a == _ZERO:
             if r == 0:
-                st[1] = 1
+                st[DONE] = 1
                 break
             if nodes >= budget:  # looked at on the way back only: off the placement path
                 break
@@ -250,8 +252,8 @@ def enumerate_batch(masks, diag, knight, torus, avail, cols, d1, d2, k2, place, 
         d2[r] = y
         k2[r] = n2
         avail[r] = masks[r] & ~(c | x | y | n1)
-    st[0] = r
-    st[2] += nodes
+    st[AT] = r
+    st[PLACED] += nodes
     return k
 
 
@@ -335,7 +337,7 @@ def count_ring(n, k, items, weights, out, stop):
     first, so the search, from the first row down, meets no square they attack."""
     masks = np.empty(n, np.uint64)
     for i in range(items.shape[0]):
-        if stop[0] != 0:
+        if stop[FLAG] != 0:
             return
         ring_masks(n, k, items[i, 0], items[i, 1], items[i, 2], items[i, 3], masks)
         out[i] = weights[i] * _count_from(masks, True, False, 0, _ZERO, _ZERO, _ZERO, stop)
@@ -363,7 +365,7 @@ def count_point_symmetric(n, stop):
     p = 0
     q = 0
     r = 0
-    placed = 0  # pairs placed: this search's nodes, added to stop[1]
+    placed = 0  # pairs placed: this search's nodes, added to stop[NODES]
     cand[0] = 0
     while r >= 0:
         if r == half:
@@ -378,8 +380,8 @@ def count_point_symmetric(n, stop):
             continue
         x = cand[r]
         if x >= n:
-            if stop[0] != 0:
-                stop[1] += placed
+            if stop[FLAG] != 0:
+                stop[NODES] += placed
                 return p, q
             r -= 1
             continue
@@ -401,5 +403,5 @@ def count_point_symmetric(n, stop):
         difs[r + 1] = difs[r] | d
         r += 1
         cand[r] = 0
-    stop[1] += placed
+    stop[NODES] += placed
     return p, q

@@ -12,7 +12,9 @@ import numpy as np
 
 from ...model.problem import Problem
 from ..base import Deadline
+from ..watch import FLAG, NODES
 from .planner import mirrored, translated
+from .slots import DONE, PLACED
 from .split import masks_array
 
 #: Enumeration hands solutions back in batches that start small (a `first` costs one solution)
@@ -58,7 +60,7 @@ def _batches(
     out = np.empty((batch, rows), dtype=np.int16)
     found = 0
     try:
-        while not st[1]:
+        while not st[DONE]:
             if out.shape[0] != batch:
                 out = np.empty((batch, rows), dtype=np.int16)
             got = search(out)
@@ -66,10 +68,10 @@ def _batches(
                 found += got
                 yield out[:got]
                 batch = min(batch * 2, MAX_BATCH)
-            if not st[1]:
+            if not st[DONE]:
                 deadline.check(found)
     finally:
-        stats["nodes"] = stats.get("nodes", 0) + int(st[2])
+        stats["nodes"] = stats.get("nodes", 0) + int(st[PLACED])
 
 
 def count_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> int:
@@ -114,7 +116,7 @@ def count_parts(
         try:
             count_into(masks, slides, reach, weights, out, stop, deadline)
         finally:
-            stats["nodes"] = stats.get("nodes", 0) + int(stop[1])
+            stats["nodes"] = stats.get("nodes", 0) + int(stop[NODES])
     if deadline is not None:
         deadline.check(int(out.sum()))
     return int(out.sum())
@@ -133,23 +135,23 @@ def count_into(
     serves (`piecekernel.chosen`), else by the generic one, which hands over to the piece's once
     it has spent piecekernel.SPECIALISE_AFTER placements on the piece (the item under way is
     counted again). No compile starts within piecekernel.COMPILE_SECONDS of the deadline: a
-    compile cannot be stopped. A call stopped by stop[0] leaves in out the solutions found so
-    far (a lower bound; the items not reached at 0); the placements are added to stop[1]."""
+    compile cannot be stopped. A call stopped by stop[FLAG] leaves in out the solutions found so
+    far (a lower bound; the items not reached at 0); the placements are added to stop[NODES]."""
     from . import anykernel, piecekernel
 
     key = piecekernel.key(slides, reach, masks.shape[1])
     done = 0
-    while done < weights.size and not stop[0]:
+    while done < weights.size and not stop[FLAG]:
         left = None if deadline is None else deadline.left()
         may_compile = left is None or left > piecekernel.COMPILE_SECONDS
         own = piecekernel.CACHE.chosen(key, may_compile)
         if own is not None:
             own(masks[done:], reach, weights[done:], out[done:], stop)
             return
-        before = int(stop[1])
+        before = int(stop[NODES])
         budget = piecekernel.CACHE.budget(key, may_compile)
         done += anykernel.count_items(masks[done:], slides, reach, weights[done:], out[done:], stop, budget)
-        piecekernel.CACHE.spent(key, int(stop[1]) - before)
+        piecekernel.CACHE.spent(key, int(stop[NODES]) - before)
 
 
 def first_rows(problem: Problem) -> list[tuple[int, int, int]]:
