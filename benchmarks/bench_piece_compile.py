@@ -22,7 +22,7 @@ import time
 import numpy as np
 from nqueens_cp import Problem
 from nqueens_cp.backends.bitmask import anykernel as k, piecekernel as pk
-from nqueens_cp.backends.bitmask.split import masks_array
+from nqueens_cp.backends.bitmask.tables import masks_array
 from nqueens_cp.backends.watch import tally
 
 p = Problem(8, {piece!r})

@@ -69,7 +69,7 @@ def kernels(p: Problem) -> tuple[Callable[[], tuple[int, int]], Callable[[], tup
     and tables are made before the clock starts: the calls alone are timed."""
     from nqueens_cp.backends.bitmask import anykernel as k
     from nqueens_cp.backends.bitmask import piecekernel
-    from nqueens_cp.backends.bitmask.split import masks_array
+    from nqueens_cp.backends.bitmask.tables import masks_array
 
     masks, (slides, reach) = masks_array(p)[None], k.tables(p)
     own = piecekernel.CACHE.kernel(piecekernel.key(slides, reach, p.rows))
@@ -106,7 +106,7 @@ def main() -> None:
     n = args.n
 
     from nqueens_cp.backends.bitmask import rowkernels as k
-    from nqueens_cp.backends.bitmask.split import masks_array
+    from nqueens_cp.backends.bitmask.tables import masks_array
     from nqueens_cp.backends.watch import NEVER
 
     queen = Problem(n)

@@ -18,7 +18,8 @@ import time
 from nqueens_cp import InvalidProblem, Problem
 from nqueens_cp.backends.base import Deadline
 from nqueens_cp.backends.bitmask import constellations as cs
-from nqueens_cp.backends.bitmask.split import count_one, masks_array, split
+from nqueens_cp.backends.bitmask.split import count_one, split
+from nqueens_cp.backends.bitmask.tables import masks_array
 
 A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104}
 

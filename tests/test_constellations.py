@@ -110,7 +110,8 @@ def test_counts_on_one_and_two_workers(workers):
 
 def test_the_mirror_kernel_agrees_sub_problem_by_sub_problem_totals():
     """The reference: the mirror-only split (its own partition) gives the same totals."""
-    from nqueens_cp.backends.bitmask.split import count_item, masks_array, split
+    from nqueens_cp.backends.bitmask.split import count_item, split
+    from nqueens_cp.backends.bitmask.tables import masks_array
 
     for n in (11, 12, 13):
         p = Problem(n)

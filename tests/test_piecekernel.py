@@ -17,7 +17,7 @@ from nqueens_cp import Piece, Problem
 from nqueens_cp.backends.base import Deadline, TimeLimitReached
 from nqueens_cp.backends.bitmask import anykernel, piecekernel
 from nqueens_cp.backends.bitmask.rows import count_any, count_parts
-from nqueens_cp.backends.bitmask.split import masks_array
+from nqueens_cp.backends.bitmask.tables import masks_array
 from nqueens_cp.backends.watch import tally
 from tests.test_pieces import A137774, brute_force
 

@@ -162,7 +162,7 @@ def test_the_generic_kernel_resumes_exactly_where_a_slice_stopped(p, budget, cap
     it must give the solutions of one uncut call, in the same order, and the same count, against
     the brute force."""
     from nqueens_cp.backends.bitmask import anykernel as k
-    from nqueens_cp.backends.bitmask.split import masks_array
+    from nqueens_cp.backends.bitmask.tables import masks_array
 
     masks = masks_array(p)
     slides, reach = k.tables(p)

@@ -19,7 +19,8 @@ import numpy as np
 
 from ...model.problem import Problem
 from .rows import count_parts, first_rows, narrowed
-from .split import fingerprint, masks_array
+from .split import fingerprint
+from .tables import masks_array
 
 
 def items(problem: Problem) -> np.ndarray:

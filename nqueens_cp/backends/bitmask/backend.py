@@ -43,8 +43,9 @@ from . import planner, pysearch
 from .construct import construct
 from .planner import Algorithm
 from .rows import SLICE_NODES, count_any, enumerate_any, enumerate_arrays
-from .split import SPLIT_DEPTH, count_item, fingerprint, load_kernels, masks_array
+from .split import SPLIT_DEPTH, count_item, fingerprint, load_kernels
 from .split import split as split_rows
+from .tables import masks_array
 
 if TYPE_CHECKING:
     from ...run.partition import Partition

@@ -19,7 +19,7 @@ import numpy as np
 from ...model.problem import Problem
 from ...model.symmetry import NAMES, problem_symmetries, table_array
 from ..base import ClassCount, Deadline
-from .split import masks_array
+from .tables import masks_array
 
 
 def candidate_masks(problem: Problem, group: tuple[str, ...]) -> Iterator[np.ndarray]:

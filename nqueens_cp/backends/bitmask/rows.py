@@ -15,7 +15,7 @@ from ..base import Deadline
 from ..watch import FLAG, NODES
 from .planner import mirrored, translated
 from .slots import DONE, PLACED
-from .split import masks_array
+from .tables import masks_array
 
 #: Enumeration hands solutions back in batches that start small (a `first` costs one solution)
 #: and double up to this size (a full enumeration pays little per call).

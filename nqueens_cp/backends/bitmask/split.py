@@ -15,11 +15,6 @@ import numpy as np
 from ...model.problem import Problem
 
 
-def masks_array(problem: Problem) -> np.ndarray:
-    """The problem's row masks as the uint64 array the compiled kernels take."""
-    return np.array(problem.row_masks, dtype=np.uint64)
-
-
 def split(problem: Problem, depth: int) -> np.ndarray:
     """Every placement of the first `depth` rows (at most n - 1). When the problem is
     mirror-symmetric only first-row columns in the left half are kept, with weight 2 (the
