@@ -140,7 +140,7 @@ def fairy_problems(draw):
 
 
 @pytest.mark.slow
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fairy_problems())
 def test_every_backend_agrees_with_the_brute_force_on_random_pieces(p):
     truth = brute_force(p)

@@ -39,7 +39,7 @@ class AltersOne(BitmaskBackend):
 
 
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # every backend: 2 s each
 @given(problem_strategy(8))
 def test_three_backends_agree_on_random_problems(p):
     verdict = verify(p)
