@@ -164,3 +164,14 @@ def test_an_option_for_another_task_is_refused_not_dropped():
     r = run("count", 8, "--unique", "--memory", "1G")
     assert r.exit_code == 2 and "--memory applies to count, not unique" in r.stderr
     assert "--memory" not in run("first", "--help").stdout
+
+
+@pytest.mark.timeout(60)  # without the refusal, bitmask enumerates the 201-queens solutions for ever
+def test_a_named_backend_that_cannot_run_the_problem_is_refused_not_a_disagreement():
+    """verify with a named backend that cannot model the board (or honour an option for this
+    task) said DISAGREE, exit 1: nothing disagreed, the command must change (exit 2)."""
+    r = run("verify", 201, "--backends", "bitmask,constraint")
+    assert r.exit_code == 2 and "200 columns" in r.stderr and "DISAGREE" not in r.stdout
+    r = run("verify", 6, "--backends", "bitmask,cpsat", "--memory", "1G")
+    assert r.exit_code == 2 and "--memory applies to count" in r.stderr
+    assert run("verify", 6, "--backends", "bitmask,cpsat", "--memory", "1G", "--depth", "2").exit_code == 0

@@ -16,7 +16,16 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..api import known
-from ..backends import BACKENDS, Backend, BackendError, Unknown, WrongAnswer, backend_class, get_backend
+from ..backends import (
+    BACKENDS,
+    Backend,
+    BackendError,
+    Unknown,
+    UnsupportedProblem,
+    WrongAnswer,
+    backend_class,
+    get_backend,
+)
 from ..model.problem import Problem, Solution, Square, as_problem
 
 #: How many example solutions or prefixes a report names per kind of difference.
@@ -124,11 +133,16 @@ class Verdict:
 
 
 def _backends(
-    names: Sequence[str | Backend] | None, options: dict[str, dict], problem: Problem, time_limit: float | None
+    names: Sequence[str | Backend] | None,
+    options: dict[str, dict],
+    problem: Problem,
+    time_limit: float | None,
+    task: str = "solve",
 ) -> tuple[list[Backend], list[tuple[str, str]]]:
     """(the backends to compare, those left out with why): those named, or every one installed
-    here that models the problem (and, under a time limit, can honour it). A named backend that
-    cannot honour the limit is refused."""
+    here that models the problem for `task` (and, under a time limit, can honour it). A named
+    backend that cannot, or cannot honour its options, is refused before any run: the command
+    must change, and nothing disagreed (it was a disagreement, exit 1)."""
 
     def made(name: str) -> Backend:
         given = dict(options.get(name, {}))
@@ -146,22 +160,26 @@ def _backends(
                 why = "its search cannot be stopped at a time limit"
             if why is None:
                 b = made(name)
-                why = _cannot_run(b, problem)
+                why = _cannot_run(b, problem, task)
                 if why is None:
                     out.append(b)
                     continue
             left_out.append((name, why))
     else:
         out = [name if isinstance(name, Backend) else made(name) for name in names]
+        for b in out:
+            why = _cannot_run(b, problem, task)
+            if why is not None:
+                raise UnsupportedProblem(why)
     if len(out) < 2:
         raise BackendError("verify needs at least two backends")
     return out, left_out
 
 
-def _cannot_run(backend: Backend, problem: Problem) -> str | None:
-    """Why the backend cannot model `problem` or honour its options (a time limit) for it."""
+def _cannot_run(backend: Backend, problem: Problem, task: str) -> str | None:
+    """Why the backend cannot model `problem` or honour its options (a time limit) for `task`."""
     try:
-        backend.plan(problem, "solve")
+        backend.plan(problem, task)
     except BackendError as exc:
         return str(exc)
     return None
@@ -271,7 +289,7 @@ def verify_partition(
     """Compare per-prefix counts: the first `depth` rows fixed to each possible prefix, or to a
     seeded random sample of `sample` prefixes. `time_limit`: seconds for each count."""
     p = as_problem(problem)
-    bs, left_out = _backends(backends, options or {}, p, time_limit)
+    bs, left_out = _backends(backends, options or {}, p, time_limit, "count")
     chosen = list(prefixes(p, depth)) if sample is None else _sample(prefixes(p, depth), sample, seed)
     runs = [BackendRun(b.name, count=0, plan=b.plan(p, "count").algorithm, version=type(b).version()) for b in bs]
     bad: list[tuple[tuple[Square, ...], dict[str, int]]] = []
