@@ -376,9 +376,10 @@ class SatBackend(Backend):
             super().export(problem, fmt, out)
         self.plan(problem, Task.FIRST)
         amo, name = ENCODINGS[fmt]
-        if amo is pairwise and pairwise_clauses(problem) > MAX_PAIRWISE_CLAUSES:
+        size = pairwise_clauses(problem) if amo is pairwise else 0
+        if size > MAX_PAIRWISE_CLAUSES:
             raise UnsupportedProblem(
-                f"the pairwise CNF of this board would hold {pairwise_clauses(problem):,} clauses (at most "
+                f"the pairwise CNF of this board would hold {size:,} clauses (at most "
                 f"{MAX_PAIRWISE_CLAUSES:,}): export --to dimacs, whose at-most-ones take auxiliary variables"
             )
         cnf, _ = encode(problem, amo)

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from ..io.dimacs import SquareOfVariable
 from ..io.dimacs import read_answers as read_dimacs
 from ..model.problem import NQueensError, Problem, Solution
 
@@ -323,8 +324,6 @@ def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
             if a.model is not None:
                 models.add(a.model)
     j.distinct = len(seen)
-    if j.models:  # counted, not listed: a board of 10^7 rows has 10^14 squares
-        fixed_rows = {r for r, _ in problem.fixed}
-        open_blocked = sum(r not in fixed_rows for r, _ in problem.blocked)
-        j.squares = problem.rows * problem.n - len(fixed_rows) * (problem.n - 1) - open_blocked
+    if j.models:  # only for SAT output: the numbering's own count, row starts and not squares
+        j.squares = SquareOfVariable(problem).end - 1
     return j
