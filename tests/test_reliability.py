@@ -494,7 +494,11 @@ def test_checking_a_claim_on_the_largest_board_fits_in_memory():
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
     r = subprocess.run(
-        [script(), "check", "10000000", "-"], input=b"s UNSATISFIABLE\n", capture_output=True, preexec_fn=two_gigabytes
+        [script(), "check", "10000000", "-"],
+        input=b"s UNSATISFIABLE\n",
+        capture_output=True,
+        preexec_fn=two_gigabytes,
+        timeout=110,  # killed before the test's own timeout: a slow run left the process behind
     )
     assert r.returncode == 1 and b"claims no solution, but one exists" in r.stdout, r.stderr[-300:]
 
