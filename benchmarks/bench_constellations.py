@@ -21,8 +21,10 @@ from numba import njit
 
 from nqueens_cp import Problem
 from nqueens_cp.backends.base import Deadline
-from nqueens_cp.backends.bitmask import constellations as cs
-from nqueens_cp.backends.bitmask.rowkernels import count_ring, ring_masks
+from nqueens_cp.backends.bitmask.kernels.rings import count_ring, ring_masks
+from nqueens_cp.backends.bitmask.partitions import constellations as cs
+from nqueens_cp.backends.bitmask.partitions import count_items
+from nqueens_cp.backends.bitmask.tables import innermost_ring
 from nqueens_cp.backends.watch import NEVER
 
 A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104}
@@ -75,11 +77,11 @@ def main() -> None:
     for n in args.ns:
         p = Problem(n)
         ideal = full_placements(n) / 8
-        inner = cs.innermost_ring(n)
+        inner = innermost_ring(n)
         cons = {(k, "default"): cs.constellations(p, cs._key, k) for k in range(inner + 1)}
         cons[inner, "lexicographic"] = cs.constellations(p, cs._lexicographic, inner)
         for name, c in cons.items():
-            q, *_ = cs.classes_in_process(p, c, Deadline("bench", None))
+            q = count_items(cs.items(p, c), 1, Deadline("bench", None)).count
             assert q == A000170[n], (name, q)
         best = dict.fromkeys(cons, float("inf"))
         for _ in range(args.repeat):

@@ -1,13 +1,13 @@
-"""Counting by joining half-boards (issue 36): the engine's join (backends/bitmask/join.py),
+"""Counting by joining half-boards (issue 36): the engine's join (backends/bitmask/kernels/join.py),
 timed against the constellation counter in one run, as ratios.
 
     python benchmarks/bench_join.py            # n = 12..16
     python benchmarks/bench_join.py 16 17 18 --sample 10
 
 Both run in this process on one core, warm (kernels compiled before the clock starts), the join
-over its column sets (join.count_sets) and the constellation counter item after item through
+over its column sets (kernels/join.py: count_sets) and the constellation counter item after item through
 its own partition (the planner takes the join from n = 16, so nq.count would time the join
-twice). The method is described in join.py. Each count is checked against OEIS A000170 and
+twice). The method is described in kernels/join.py. Each count is checked against OEIS A000170 and
 against the constellation counter's. `--sample K` times every K-th column set (for large n)
 and scales the time up by K; the constellation counter then runs whole.
 """
@@ -18,7 +18,9 @@ import argparse
 import time
 
 from nqueens_cp import Problem
-from nqueens_cp.backends.bitmask import constellations, join
+from nqueens_cp.backends.bitmask.kernels.join import count_sets
+from nqueens_cp.backends.bitmask.partitions import constellations
+from nqueens_cp.backends.bitmask.partitions.join import column_sets
 from nqueens_cp.backends.watch import NEVER
 
 A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104, 18: 666090624}
@@ -27,9 +29,9 @@ A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 9581
 def join_count(n: int, sample: int = 1) -> tuple[int, float]:
     """(count, seconds) of the join over every `sample`-th column set (time scaled up by
     `sample`; the count is whole only for sample = 1)."""
-    sets, weights = join.column_sets(n)
+    sets, weights = column_sets(n)
     start = time.perf_counter()
-    total = join.count_sets(n, sets[::sample].copy(), weights[::sample].copy(), NEVER)
+    total = count_sets(n, sets[::sample].copy(), weights[::sample].copy(), NEVER)
     return total, (time.perf_counter() - start) * sample
 
 
@@ -37,7 +39,7 @@ def constellation_count(n: int) -> int:
     """The constellation counter's count in this process (the planner takes the join for even
     n from 18, so the reference is called by its partition, item after item)."""
     problem = Problem(n)
-    part = constellations.partition(problem, constellations.constellations(problem))
+    part = constellations.items(problem).partition()
     return sum(part.func(part.context, i) for i in range(part.size))
 
 

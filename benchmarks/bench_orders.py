@@ -25,9 +25,9 @@ import numpy as np
 from numba import njit
 
 from nqueens_cp import Problem
-from nqueens_cp.backends.bitmask.bits import popcount
-from nqueens_cp.backends.bitmask.constellations import constellations
-from nqueens_cp.backends.bitmask.rowkernels import ring_masks
+from nqueens_cp.backends.bitmask.kernels.bits import popcount
+from nqueens_cp.backends.bitmask.kernels.rings import ring_masks
+from nqueens_cp.backends.bitmask.partitions.constellations import constellations
 
 _ONE = np.uint64(1)
 

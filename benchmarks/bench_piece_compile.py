@@ -1,4 +1,4 @@
-"""What a piece's own counting kernel (piecekernel) costs to compile, and to load again.
+"""What a piece's own counting kernel (kernels/generated.py) costs to compile, and to load again.
 
     python benchmarks/bench_piece_compile.py
 
@@ -21,12 +21,13 @@ TIMED = """
 import time
 import numpy as np
 from nqueens_cp import Problem
-from nqueens_cp.backends.bitmask import anykernel as k, piecekernel as pk
-from nqueens_cp.backends.bitmask.tables import masks_array
+from nqueens_cp.backends.bitmask.kernels import generated as pk
+from nqueens_cp.backends.bitmask.kernels import generic as k
+from nqueens_cp.backends.bitmask.tables import masks_array, moves
 from nqueens_cp.backends.watch import tally
 
 p = Problem(8, {piece!r})
-slides, reach = k.tables(p)
+slides, reach = moves(p)
 masks, one = masks_array(p)[None], np.ones(1, np.int64)
 k.count_items(masks, slides, reach, one, np.zeros(1, np.int64), tally(), 1 << 62)
 start = time.perf_counter()

@@ -4,7 +4,7 @@
     python benchmarks/bench_pieces.py --n 12 --repeat 5
 
 Nodes per second on one worker, for the pieces the issue names (RN, RNN, QNN, RF, a one-way
-line) and the queen, counted by the generic kernel and by the piece's own kernel (piecekernel,
+line) and the queen, counted by the generic kernel and by the piece's own kernel (kernels/generated.py,
 which a count switches to once it is large, or at once when it is on disk; `count --json`
 reports the nodes), against the queen's specialised row kernel. The queen kernel counts no
 nodes of its own (it is the hot loop), so its nodes are those of the same search tree as the
@@ -63,16 +63,16 @@ def quickest(fn) -> tuple[float, object]:
 
 
 def kernels(p: Problem) -> tuple[Callable[[], tuple[int, int]], Callable[[], tuple[int, int]]]:
-    """Calls of the generic kernel and of the piece's own kernel (piecekernel, compiled here, as
+    """Calls of the generic kernel and of the piece's own kernel (kernels/generated.py, compiled here, as
     the first large count of a piece does) on the whole tree (no mirror: the queen kernel is
     timed on the whole tree too), each giving (count, nodes). As for the queen kernel, the masks
     and tables are made before the clock starts: the calls alone are timed."""
-    from nqueens_cp.backends.bitmask import anykernel as k
-    from nqueens_cp.backends.bitmask import piecekernel
-    from nqueens_cp.backends.bitmask.tables import masks_array
+    from nqueens_cp.backends.bitmask.kernels import generated
+    from nqueens_cp.backends.bitmask.kernels import generic as k
+    from nqueens_cp.backends.bitmask.tables import masks_array, moves
 
-    masks, (slides, reach) = masks_array(p)[None], k.tables(p)
-    own = piecekernel.CACHE.kernel(piecekernel.key(slides, reach, p.rows))
+    masks, (slides, reach) = masks_array(p)[None], moves(p)
+    own = generated.CACHE.kernel(generated.key(slides, reach, p.rows))
     one = np.ones(1, np.int64)
 
     def generic() -> tuple[int, int]:
@@ -90,12 +90,9 @@ def kernels(p: Problem) -> tuple[Callable[[], tuple[int, int]], Callable[[], tup
 
 def mirror_count(p: Problem) -> tuple[int, int]:
     """(count, nodes) of the generic count over half the first row, or the whole one where the
-    mirror does not hold (rows.count_any)."""
-    from nqueens_cp.backends.base import Deadline
-    from nqueens_cp.backends.bitmask.rows import count_any
-
-    stats: dict[str, int] = {}
-    return count_any(p, Deadline("bench", None), stats), stats["nodes"]
+    mirror does not hold: the engine's count in one process."""
+    out = nq.get_backend("bitmask", workers=1).count(p)
+    return out.count, out.stats["nodes"]
 
 
 def main() -> None:
@@ -105,7 +102,7 @@ def main() -> None:
     args = ap.parse_args()
     n = args.n
 
-    from nqueens_cp.backends.bitmask import rowkernels as k
+    from nqueens_cp.backends.bitmask.kernels import queens as k
     from nqueens_cp.backends.bitmask.tables import masks_array
     from nqueens_cp.backends.watch import NEVER
 
@@ -122,7 +119,7 @@ def main() -> None:
         k.count_queens(masks, 0, zero, zero, zero, NEVER)
 
     print(f"n = {n}, one worker, best of {args.repeat}; nodes per second of the generic kernel and of the")
-    print("piece's own kernel (piecekernel, compiled before the clock starts), and their ratios to the")
+    print("piece's own kernel (kernels/generated.py, compiled before the clock starts), and their ratios to the")
     print("queen kernel's (timed on its tree, interleaved with each piece's calls: the same machine state)")
     head = f"{'piece':<14}{'count':>14}{'nodes':>16}{'queen M/s':>11}{'generic M/s':>13}{'/ queen':>9}"
     print(f"{head}{'own M/s':>10}{'/ queen':>9}")

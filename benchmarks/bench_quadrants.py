@@ -29,7 +29,7 @@ from pathlib import Path
 
 import nqueens_cp as nq
 from nqueens_cp.backends import get_backend
-from nqueens_cp.backends.bitmask import join
+from nqueens_cp.backends.bitmask.partitions import join
 
 A000170 = {
     14: 365596,

@@ -17,8 +17,9 @@ import time
 
 from nqueens_cp import InvalidProblem, Problem
 from nqueens_cp.backends.base import Deadline
-from nqueens_cp.backends.bitmask import constellations as cs
-from nqueens_cp.backends.bitmask.split import count_one, split
+from nqueens_cp.backends.bitmask.partitions import constellations as cs
+from nqueens_cp.backends.bitmask.partitions import count_items, item_count
+from nqueens_cp.backends.bitmask.partitions.rows import count_one, split
 from nqueens_cp.backends.bitmask.tables import masks_array
 
 A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104}
@@ -46,7 +47,7 @@ def main() -> None:
     p = Problem(n)
     cons = cs.constellations(p)
     start = time.perf_counter()
-    q, *_ = cs.classes_in_process(p, cons, Deadline("bench", None))
+    q = count_items(cs.items(p, cons), 1, Deadline("bench", None)).count
     print(
         f"n = {n}: {len(cons)} sub-problems, total {q} in {time.perf_counter() - start:.2f} s "
         f"({'=' if q == A000170.get(n, q) else '!='} A000170)"
@@ -55,7 +56,7 @@ def main() -> None:
     wrong = 0
     for i in sorted(random.Random(args.seed).sample(plain, min(args.sample, len(plain)))):
         a, b, c, d = (int(v) for v in cons.items[i])
-        mine = cs.count_item((p, cons), i)
+        mine = item_count((cs.run, (p, cons)), i)
         theirs = int(cons.weights[i]) * mirror_count(n, cons.ring, a, b, c, d)
         wrong += mine != theirs
         same = "==" if mine == theirs else "!="

@@ -29,8 +29,10 @@ from numba import njit
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
-from nqueens_cp.backends.bitmask import constellations as cs
-from nqueens_cp.backends.bitmask.rowkernels import count_queens, count_ring, ring_masks
+from nqueens_cp.backends.bitmask.kernels.queens import count_queens
+from nqueens_cp.backends.bitmask.kernels.rings import count_ring, ring_masks
+from nqueens_cp.backends.bitmask.partitions import constellations as cs
+from nqueens_cp.backends.bitmask.tables import innermost_ring
 
 A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104}
 ONE = np.uint64(1)
@@ -112,7 +114,7 @@ def count_two_rings(n, k, k2, items, weights, stop, out):
 def run(n: int, way: str) -> tuple[int, int, int, float]:
     """(count, searches, nodes, seconds) of the plain classes, `way` one of the three."""
     p = Problem(n)
-    inner = cs.innermost_ring(n)
+    inner = innermost_ring(n)
     cons = cs.constellations(p, ring=1 if way == "two outer" else inner)
     plain = np.flatnonzero(cons.fixed == 0)
     items, weights = cons.items[plain], cons.weights[plain]

@@ -13,11 +13,13 @@ from collections.abc import Callable
 from itertools import combinations, permutations
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from nqueens_cp import Problem
+from nqueens_cp.backends.base import Deadline
 
 #: OEIS A000170: solutions of n-queens, n = 1..
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512]
@@ -284,3 +286,50 @@ def problem_strategy(max_n: int):
             return Problem(n, piece, blocked=blocked)
 
     return build()
+
+
+# -- the generic count in one call: the reference the engine's work items are checked against ---
+
+
+def count_any(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> int:
+    """The whole board in one call, not cut into the engine's work items: the number of
+    solutions of any piece and board shape, from the generic kernel or the piece's own
+    (`searches.count_into`); raises Unknown (with a lower bound: the solutions found) at the
+    deadline. The first two rows are narrowed by the symmetries that hold (`first_rows`), each
+    part weighted."""
+    from nqueens_cp.backends.bitmask.tables import first_rows, masks_array, moves, narrowed
+
+    masks = masks_array(problem)
+    parts = first_rows(problem)
+    stacked = np.stack([narrowed(masks, row0, row1) for row0, row1, _ in parts])
+    weights = np.array([weight for *_, weight in parts], np.int64)
+    return count_parts(stacked, *moves(problem), weights, stats, deadline)
+
+
+def count_parts(
+    masks: np.ndarray,
+    slides: np.ndarray,
+    reach: np.ndarray,
+    weights: np.ndarray,
+    stats: dict[str, int],
+    deadline: Deadline | None = None,
+) -> int:
+    """The sum of weights[i] times the solutions of the row masks masks[i] (the generic kernel's
+    tables `slides` and `reach`); its placements are added to stats["nodes"]. A deadline, if
+    any, and Ctrl-C stop the count mid-call (watch.py): Unknown, with the solutions found (the
+    stopped part's so far included) as the lower bound."""
+    import contextlib
+
+    from nqueens_cp.backends.bitmask.searches import count_into
+    from nqueens_cp.backends.watch import NODES, tally, watched
+
+
+    out = np.zeros(weights.size, np.int64)
+    with watched(deadline) if deadline is not None else contextlib.nullcontext(tally()) as stop:
+        try:
+            count_into(masks, slides, reach, weights, out, stop, deadline)
+        finally:
+            stats["nodes"] = stats.get("nodes", 0) + int(stop[NODES])
+    if deadline is not None:
+        deadline.check(int(out.sum()))
+    return int(out.sum())

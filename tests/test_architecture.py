@@ -124,7 +124,7 @@ def test_generic_machinery_imports_no_backend():
 
 def test_the_graph_sees_lazy_imports():
     """Guards the walker itself: a function-level import is an edge."""
-    assert "nqueens_cp.backends.bitmask.rowkernels" in _graph()["nqueens_cp.backends.bitmask.rows"]
+    assert "nqueens_cp.backends.bitmask.kernels.queens" in _graph()["nqueens_cp.backends.bitmask.searches"]
 
 
 def test_no_backend_is_named_outside_the_backends_package():

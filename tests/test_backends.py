@@ -134,7 +134,7 @@ def test_bitmask_matches_brute_force(p):
 def test_count_kernel_from_every_starting_row(p):
     """The compiled count starts wherever a split leaves it: in the last row, the
     second-to-last (counted branch-free) or above; every depth must add up to the brute force."""
-    from nqueens_cp.backends.bitmask.split import count_one, split
+    from nqueens_cp.backends.bitmask.partitions.rows import count_one, split
     from nqueens_cp.backends.bitmask.tables import masks_array
 
     expected = len(brute_force_problem(p))

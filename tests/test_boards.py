@@ -105,7 +105,7 @@ def test_the_commands_take_rows(tmp_path):
 @pytest.mark.slow
 def test_a_count_searches_half_the_first_row_where_the_mirror_holds():
     from nqueens_cp.backends.base import Deadline
-    from nqueens_cp.backends.bitmask.rows import count_any
+    from tests.conftest import count_any
 
     half, whole, turned = "mirror holds: half the first row", "no left-right mirror", "mirror c -> -c halves row 1"
     for p, says in (

@@ -21,12 +21,13 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 COUNT_WITH_OWN_KERNEL = """
 import nqueens_cp as nq
 from nqueens_cp import Problem
-from nqueens_cp.backends.bitmask import anykernel, piecekernel
-piecekernel.CACHE = piecekernel.KernelCache(specialise_after=0)
+from nqueens_cp.backends.bitmask.kernels import generated
+from nqueens_cp.backends.bitmask.tables import moves
+generated.CACHE = generated.KernelCache(specialise_after=0)
 p = Problem(10, "RN")
 print(nq.count(p))
-k = piecekernel.key(*anykernel.tables(p), p.rows)
-print(piecekernel.CACHE.path(k)[1])
+k = generated.key(*moves(p), p.rows)
+print(generated.CACHE.path(k)[1])
 """
 
 

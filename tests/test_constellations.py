@@ -10,12 +10,13 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends.base import Deadline
-from nqueens_cp.backends.bitmask import constellations as cs
 from nqueens_cp.backends.bitmask.backend import classes_from_symmetric
-from nqueens_cp.backends.bitmask.rows import count_any
+from nqueens_cp.backends.bitmask.partitions import constellations as cs
+from nqueens_cp.backends.bitmask.partitions import count_items
+from nqueens_cp.backends.bitmask.tables import attack_table, innermost_ring
 from nqueens_cp.model.symmetry import NAMES
 from nqueens_cp.run.partition import count_partitioned, pool_runner
-from tests.conftest import A000170, A002562, A007705, A051223, brute_force, run
+from tests.conftest import A000170, A002562, A007705, A051223, brute_force, count_any, run
 
 #: OEIS A032522: solutions fixed by the half turn ("point symmetric"), n = 1..
 A032522 = [1, 0, 0, 2, 2, 4, 8, 4, 16, 12, 48, 80, 136, 420, 1240, 3000, 8152, 18104]
@@ -23,8 +24,14 @@ A032522 = [1, 0, 0, 2, 2, 4, 8, 4, 16, 12, 48, 80, 136, 420, 1240, 3000, 8152, 1
 A033148 = [1, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 8, 8, 0, 0, 64, 128, 0]
 
 
+def in_process(p, cons):
+    """(Q, P, R, nodes) of every sub-problem, summed in this process by the engine's one runner."""
+    c = count_items(cs.items(p, cons), 1, Deadline("test", None))
+    return c.count, c.point, c.quarter, c.nodes
+
+
 def qpr(p):
-    return cs.classes_in_process(p, cs.constellations(p), Deadline("test", None))[:3]  # less the nodes
+    return in_process(p, cs.constellations(p))[:3]  # less the nodes
 
 
 @pytest.mark.parametrize("n", range(4, 15))
@@ -50,7 +57,7 @@ def test_classes_by_orbit_match_a_brute_force_partition():
 
 @pytest.mark.slow
 def test_the_half_turn_search_against_the_brute_force():
-    from nqueens_cp.backends.bitmask.rowkernels import count_point_symmetric
+    from nqueens_cp.backends.bitmask.kernels.rings import count_point_symmetric
 
     for n in range(1, 10):
         sols = brute_force(n)
@@ -66,17 +73,17 @@ def test_any_ring_and_any_order_of_representatives_counts_the_same(n):
     and A033148."""
     p = Problem(n)
     want = (A000170[n - 1], A032522[n - 1], A033148[n - 1])
-    for ring in range(cs.innermost_ring(n) + 1):
+    for ring in range(innermost_ring(n) + 1):
         for key in (cs._lexicographic, cs._key):
             cons = cs.constellations(p, key, ring)
-            assert cs.classes_in_process(p, cons, Deadline("test", None))[:3] == want, (ring, key)
+            assert in_process(p, cons)[:3] == want, (ring, key)
 
 
 @pytest.mark.parametrize("ring", [0, 2, 4])
 def test_variants_count_right_on_any_ring(ring):
     """Superqueens and torus boards enumerate each sub-problem; the ring changes only which."""
     for p, expected in ((Problem(11, "superqueen"), A051223[10]), (Problem(11, torus=True), A007705[10])):
-        assert cs.classes_in_process(p, cs.constellations(p, ring=ring), Deadline("test", None))[0] == expected
+        assert in_process(p, cs.constellations(p, ring=ring))[0] == expected
 
 
 def test_the_default_ring_is_the_innermost_and_a_ring_off_the_board_is_refused():
@@ -110,13 +117,13 @@ def test_counts_on_one_and_two_workers(workers):
 
 def test_the_mirror_kernel_agrees_sub_problem_by_sub_problem_totals():
     """The reference: the mirror-only split (its own partition) gives the same totals."""
-    from nqueens_cp.backends.bitmask.split import count_item, split
+    from nqueens_cp.backends.bitmask.partitions.rows import count_one, split
     from nqueens_cp.backends.bitmask.tables import masks_array
 
     for n in (11, 12, 13):
         p = Problem(n)
         subs = split(p, 2)
-        mirror = sum(count_item((masks_array(p), True, subs), i) for i in range(len(subs)))
+        mirror = sum(count_one(masks_array(p), True, sub) for sub in subs)
         assert mirror == qpr(p)[0] == A000170[n - 1]
 
 
@@ -139,11 +146,11 @@ def test_a_checkpoint_of_another_numbering_is_refused(tmp_path):
     cons = cs.constellations(p)
     turned = cs.Constellations(p.n, cons.ring, cons.items[::-1], cons.weights[::-1], cons.fixed[::-1], cons.masks)
     ck = tmp_path / "c.json"
-    assert count_partitioned(cs.partition(p, turned), pool_runner(1), ck) == A000170[12]
+    assert count_partitioned(cs.items(p, turned).partition(), pool_runner(1), ck) == A000170[12]
     with pytest.raises(CheckpointError, match="sub_problems"):
         count_partitioned(nq.get_backend("bitmask").partition(p), pool_runner(1), ck)
     with pytest.raises(CheckpointError, match="sub_problems"):  # another ring
-        count_partitioned(cs.partition(p, cs.constellations(p, ring=0)), pool_runner(1), ck)
+        count_partitioned(cs.items(p, cs.constellations(p, ring=0)).partition(), pool_runner(1), ck)
 
 
 def test_superqueens_and_torus_boards_through_the_same_path():
@@ -236,7 +243,7 @@ def test_the_attack_table_is_the_models_attack_relation():
     by square, for pieces with leaps, rides and lines, on plain and toroidal boards."""
     pieces = [Problem(7), Problem(7, "superqueen"), Problem(7, torus=True), Problem(8, "RNN")]
     for p in [*pieces, Problem(6, "QN", torus=True), Problem(7, "Rline(1,-1)")]:
-        n, table = p.n, cs.attack_table(p)
+        n, table = p.n, attack_table(p)
         squares = [(r, c) for r in range(n) for c in range(n)]
         for a in squares:
             for b in squares:
@@ -295,7 +302,7 @@ def test_rectangles_by_constellations_count_as_oeis_a269133():
                 p = Problem(n, piece, rows=m)
                 cons = cs.constellations(p)
                 assert set(cons.weights.tolist()) <= {1, 2, 4} and cons.masks is not None
-                assert cs.classes_in_process(p, cons, Deadline("t", None))[0] == want, (n, m, piece)
+                assert in_process(p, cons)[0] == want, (n, m, piece)
 
 
 def _pieces_with_lines(seed, count):
@@ -321,7 +328,7 @@ def test_random_pieces_and_boards_by_their_classes_against_the_brute_force(seed)
         for n, m in ((6, 6), (7, 7), (7, 4), (7, 5), (8, 5)):
             p = Problem(n, piece, rows=m)
             cons = cs.constellations(p)
-            got = cs.classes_in_process(p, cons, Deadline("t", None))[0]
+            got = in_process(p, cons)[0]
             assert got == len(by_definition(p)), (piece.text, n, m)
 
 
@@ -346,8 +353,8 @@ def test_random_symmetric_pieces_by_constellations_against_the_brute_force(seed)
         for n in (6, 7):
             p = Problem(n, piece, torus=torus)
             truth = len(by_definition(p))
-            for ring in range(cs.innermost_ring(n) + 1):
-                got = cs.classes_in_process(p, cs.constellations(p, ring=ring), Deadline("t", None))[0]
+            for ring in range(innermost_ring(n) + 1):
+                got = in_process(p, cs.constellations(p, ring=ring))[0]
                 assert got == truth, (piece.text, torus, n, ring)
 
 
@@ -359,7 +366,7 @@ def test_random_symmetric_pieces_by_constellations_against_the_mirror_path():
         p = Problem(11, piece, torus=torus)
         plan = nq.get_backend("bitmask").plan(p, "count").algorithm  # a plain torus: its translations
         assert plan == ("any-piece" if torus else "constellations")
-        classes = cs.classes_in_process(p, cs.constellations(p), Deadline("t", None))[0]
+        classes = in_process(p, cs.constellations(p))[0]
         assert nq.count(p, workers=1) == count_any(p, Deadline("t", None), {}) == classes, (piece.text, torus)
 
 

@@ -1,4 +1,4 @@
-"""Counting by joining half-boards (join.py, issue 36), checked against OEIS A000170, against the
+"""Counting by joining half-boards (kernels/join.py, issue 36), checked against OEIS A000170, against the
 constellation counter, and item by item against an independent search restricted to the same
 item: each top column set C as a board whose top rows may use only C and bottom rows only the
 rest (blocked squares), counted by the engine's other searches, and weighed as the join's
@@ -15,7 +15,8 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends import BackendError, UnsupportedProblem, get_backend
-from nqueens_cp.backends.bitmask import join
+from nqueens_cp.backends.bitmask.kernels import join
+from nqueens_cp.backends.bitmask.partitions import join as join_items
 from nqueens_cp.backends.watch import NEVER
 from tests.conftest import A000170, run
 
@@ -33,7 +34,7 @@ def _mirror(n: int, c: int) -> int:
 
 @pytest.mark.parametrize("n", range(4, 15))
 def test_the_join_counts_what_oeis_publishes(n):
-    part = join.partition(Problem(n))
+    part = join_items.items(Problem(n)).partition()
     assert sum(part.func(part.context, i) for i in range(part.size)) == A000170[n - 1]
 
 
@@ -74,7 +75,7 @@ def test_every_column_set_and_its_images_count_as_an_independent_search_says(n):
     """The symmetries the weights stand for, checked on every column set: C, its mirror image
     and (even n) its complement have equal counts, by a search that knows nothing of the join;
     and the join's count of C is what the long diagonals' symmetries make of those searches."""
-    sets, weights = join.column_sets(n)
+    sets, weights = join_items.column_sets(n)
     full = (1 << n) - 1
     total = 0
     for c, w in zip(sets.tolist(), weights.tolist(), strict=True):
@@ -96,7 +97,7 @@ def test_a_seeded_sample_of_large_items_recounts_exactly(n):
     independent search on restricted boards."""
     part = get_backend("bitmask").partition(Problem(n))
     assert part.fingerprint["split"] == "join"
-    weights = dict(zip(*(a.tolist() for a in join.column_sets(n)), strict=True))
+    weights = dict(zip(*(a.tolist() for a in join_items.column_sets(n)), strict=True))
     draw = random.Random(n)
     for i in draw.sample(range(part.size), 2):
         for c in draw.sample(part.info(i)["column_sets"], 2):
@@ -120,8 +121,8 @@ def test_the_plan_names_the_join_where_it_serves():
 def test_the_plan_declares_the_joins_memory_and_keeps_to_the_budget():
     """Memory is declared before it is allocated: the plan names it, takes fewer workers when
     the budget holds fewer, and counts by constellations when it holds none."""
-    need = join.memory(22)
-    assert need > join.memory(20) > join.memory(18) > 0
+    need = join_items.memory(22)
+    assert need > join_items.memory(20) > join_items.memory(18) > 0
     roomy = get_backend("bitmask", workers=2, memory=4 * need).plan(Problem(22), "count")
     assert (roomy.algorithm, roomy.workers, roomy.memory) == ("join", 2, 2 * need)
     assert "per worker" in roomy.reason
@@ -141,7 +142,8 @@ def test_memory_on_the_command_line():
     assert r.exit_code == 0 and rec["count"] == A000170[15] and rec["plan"]["algorithm"] == "constellations"
     r = run("count", 16, "--memory", "1.5GiB", "--json")
     rec = json.loads(r.stdout)
-    assert rec["plan"]["algorithm"] == "join" and rec["plan"]["memory"] == join.memory(16) * rec["plan"]["workers"]
+    assert rec["plan"]["algorithm"] == "join"
+    assert rec["plan"]["memory"] == join_items.memory(16) * rec["plan"]["workers"]
     assert run("count", 12, "--memory", "lots").exit_code == 2
     assert run("count", 12, "--memory", "0").exit_code == 2
     assert run("count", 12, "-b", "cpsat", "--memory", "1G").exit_code == 2  # refused, not ignored

@@ -1,4 +1,4 @@
-"""The counting kernel written for one piece (piecekernel): against the brute force of
+"""The counting kernel written for one piece (kernels/generated.py): against the brute force of
 test_pieces (moves stepped out on the board), against the generic kernel node for node, the
 hand-over from the generic kernel mid-count, a cache folder that cannot be written, and the stop
 flag."""
@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 import nqueens_cp as nq
 from nqueens_cp import Piece, Problem
 from nqueens_cp.backends.base import Deadline, TimeLimitReached
-from nqueens_cp.backends.bitmask import anykernel, piecekernel
-from nqueens_cp.backends.bitmask.rows import count_any, count_parts
-from nqueens_cp.backends.bitmask.tables import masks_array
+from nqueens_cp.backends.bitmask.kernels import generated, generic
+from nqueens_cp.backends.bitmask.tables import masks_array, moves
 from nqueens_cp.backends.watch import tally
+from tests.conftest import count_any, count_parts
 from tests.test_pieces import A137774, brute_force
 
 #: Boards that exercise every part of a generated kernel: slides of one and two row steps, a
@@ -45,17 +45,17 @@ A099152 = [1, 1, 3, 7, 23, 83, 405, 2113, 12657, 82297, 596483, 4698655, 4007174
 
 def own(p: Problem) -> tuple[int, int]:
     """(count, nodes) by the piece's own kernel, compiled or loaded for the test."""
-    slides, reach = anykernel.tables(p)
-    kernel = piecekernel.CACHE.kernel(piecekernel.key(slides, reach, p.rows))
+    slides, reach = moves(p)
+    kernel = generated.CACHE.kernel(generated.key(slides, reach, p.rows))
     assert kernel is not None
     stop, out = tally(), np.zeros(1, np.int64)
     kernel(masks_array(p)[None], reach, np.ones(1, np.int64), out, stop)
     return int(out[0]), int(stop[1])
 
 
-def generic(p: Problem) -> tuple[int, int]:
+def by_the_generic_kernel(p: Problem) -> tuple[int, int]:
     stop, out = tally(), np.zeros(1, np.int64)
-    anykernel.count_items(masks_array(p)[None], *anykernel.tables(p), np.ones(1, np.int64), out, stop, 1 << 62)
+    generic.count_items(masks_array(p)[None], *moves(p), np.ones(1, np.int64), out, stop, 1 << 62)
     return int(out[0]), int(stop[1])
 
 
@@ -63,14 +63,14 @@ def generic(p: Problem) -> tuple[int, int]:
 def test_a_piece_s_own_kernel_counts_what_the_brute_force_finds(p):
     count, nodes = own(p)
     assert count == len(brute_force(p))
-    assert (count, nodes) == generic(p)  # the same tree, walked node for node
+    assert (count, nodes) == by_the_generic_kernel(p)  # the same tree, walked node for node
 
 
 @pytest.mark.slow
 def test_published_counts_through_the_piece_s_own_kernel(monkeypatch):
     """Every count below by the pieces' own kernels from the first placement (the count path:
     classes from 11 columns, half or all of the first row below), against OEIS."""
-    monkeypatch.setattr(piecekernel, "SPECIALISE_AFTER", 0)
+    monkeypatch.setattr(generated, "SPECIALISE_AFTER", 0)
     assert [nq.count(Problem(n, "QZZ"), workers=1) for n in range(1, 19)] == A189876
     line = Piece.of(lines=[[1, -1]], riders=[[0, 1]])
     assert [nq.count(Problem(n, line), workers=1) for n in range(1, 14)] == A099152
@@ -100,25 +100,25 @@ def boards(draw):
 def test_random_boards_count_alike_on_the_piece_s_kernel_and_the_brute_force(p):
     count, nodes = own(p)
     assert count == len(brute_force(p))
-    assert (count, nodes) == generic(p)
+    assert (count, nodes) == by_the_generic_kernel(p)
 
 
 def test_the_generic_kernel_hands_over_mid_count_and_the_count_stays_exact(monkeypatch, tmp_path):
     """The generic kernel starts, gives up the item under way after its budget, and the
     piece's kernel counts that item again from its start: nothing counted twice or lost."""
-    cache = piecekernel.KernelCache(tmp_path, specialise_after=500)  # nothing on disk
-    monkeypatch.setattr(piecekernel, "CACHE", cache)
+    cache = generated.KernelCache(tmp_path, specialise_after=500)  # nothing on disk
+    monkeypatch.setattr(generated, "CACHE", cache)
     p = Problem(10, "RN")
     stats: dict[str, int] = {}
     assert count_any(p, Deadline("t", None), stats) == A137774[9]
-    assert piecekernel.key(*anykernel.tables(p), p.rows) in cache.loaded
-    assert stats["nodes"] > generic(p)[1] // 2  # half the first row, plus what was searched twice
+    assert generated.key(*moves(p), p.rows) in cache.loaded
+    assert stats["nodes"] > by_the_generic_kernel(p)[1] // 2  # half the first row, plus what was searched twice
 
 
 def test_a_cache_folder_that_cannot_be_written_leaves_the_count_to_the_generic_kernel(monkeypatch, tmp_path):
     (tmp_path / "file").write_text("")
-    cache = piecekernel.KernelCache(tmp_path / "file" / "pieces", specialise_after=10)
-    monkeypatch.setattr(piecekernel, "CACHE", cache)
+    cache = generated.KernelCache(tmp_path / "file" / "pieces", specialise_after=10)
+    monkeypatch.setattr(generated, "CACHE", cache)
     assert nq.count(Problem(9, "RN"), workers=1) == A137774[8]
     assert not cache.loaded and cache.unavailable
 
@@ -127,10 +127,10 @@ def test_a_write_that_fails_leaves_no_temporary_file(monkeypatch, tmp_path):
     def full(*_):
         raise OSError(28, "No space left on device")
 
-    cache = piecekernel.KernelCache(tmp_path / "pieces")
-    monkeypatch.setattr(piecekernel.os, "replace", full)
+    cache = generated.KernelCache(tmp_path / "pieces")
+    monkeypatch.setattr(generated.os, "replace", full)
     p = Problem(6, "RNN")
-    assert cache.kernel(piecekernel.key(*anykernel.tables(p), p.rows)) is None
+    assert cache.kernel(generated.key(*moves(p), p.rows)) is None
     assert list((tmp_path / "pieces").iterdir()) == []
 
 
@@ -139,11 +139,11 @@ def test_a_count_stops_at_the_deadline_with_the_solutions_found_as_lower_bound(k
     """Both kernels stop mid-item within the deadline's second, and keep what they found: the
     part finished (weighted) and the stopped part's solutions so far."""
     p = Problem(17, "RN")  # minutes of search
-    slides, reach = anykernel.tables(p)
+    slides, reach = moves(p)
     if kernel == "own":
-        assert piecekernel.CACHE.kernel(piecekernel.key(slides, reach, p.rows)) is not None  # compiled first
+        assert generated.CACHE.kernel(generated.key(slides, reach, p.rows)) is not None  # compiled first
     else:
-        monkeypatch.setattr(piecekernel, "key", lambda *_: None)
+        monkeypatch.setattr(generated, "key", lambda *_: None)
     masks = np.stack([masks_array(p)] * 2)
     solution = nq.first(p)
     masks[0] = [1 << c for c in solution]  # part 0: that solution alone, counted before the long one
@@ -158,11 +158,11 @@ def test_no_compile_starts_near_the_deadline(monkeypatch, tmp_path):
     """A compile cannot be stopped: within COMPILE_SECONDS of the deadline the generic kernel
     keeps the count (here to its end), and the piece's kernel is not written."""
     asked = []
-    cache = piecekernel.KernelCache(tmp_path, specialise_after=100)  # nothing on disk
+    cache = generated.KernelCache(tmp_path, specialise_after=100)  # nothing on disk
     monkeypatch.setattr(cache, "kernel", lambda k: asked.append(k))
-    monkeypatch.setattr(piecekernel, "CACHE", cache)
+    monkeypatch.setattr(generated, "CACHE", cache)
     p = Problem(9, "RN")
-    assert count_any(p, Deadline("t", piecekernel.COMPILE_SECONDS / 2), {}) == A137774[8]
+    assert count_any(p, Deadline("t", generated.COMPILE_SECONDS / 2), {}) == A137774[8]
     assert not asked
     assert count_any(p, Deadline("t", None), {}) == A137774[8]  # no deadline: it would compile
     assert asked
@@ -172,15 +172,15 @@ def test_a_new_generator_or_a_changed_helper_makes_a_new_kernel_file(monkeypatch
     """numba's cache notices a change of the generated file only: a kernel's file name covers
     the generator's version and the helpers it imports, so neither can serve stale code."""
     p = Problem(7, "RN")
-    k = piecekernel.key(*anykernel.tables(p), p.rows)
-    before = piecekernel._written(k)[1]
+    k = generated.key(*moves(p), p.rows)
+    before = generated._written(k)[1]
     for change in ("generator", "helpers"):
-        piecekernel._written.cache_clear()
+        generated._written.cache_clear()
         with monkeypatch.context() as m:
             if change == "generator":
-                m.setattr(piecekernel, "GENERATOR", piecekernel.GENERATOR + 1)
+                m.setattr(generated, "GENERATOR", generated.GENERATOR + 1)
             else:
-                m.setattr(piecekernel, "_helpers_digest", lambda: b"another helper")
-            assert piecekernel._written(k)[1] != before, change
-    piecekernel._written.cache_clear()
-    assert piecekernel._written(k)[1] == before
+                m.setattr(generated, "_helpers_digest", lambda: b"another helper")
+            assert generated._written(k)[1] != before, change
+    generated._written.cache_clear()
+    assert generated._written(k)[1] == before

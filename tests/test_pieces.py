@@ -161,11 +161,11 @@ def test_the_generic_kernel_resumes_exactly_where_a_slice_stopped(p, budget, cap
     the next row between calls: cut into slices of a few placements (or of a few solutions),
     it must give the solutions of one uncut call, in the same order, and the same count, against
     the brute force."""
-    from nqueens_cp.backends.bitmask import anykernel as k
-    from nqueens_cp.backends.bitmask.tables import masks_array
+    from nqueens_cp.backends.bitmask.kernels import generic as k
+    from nqueens_cp.backends.bitmask.tables import masks_array, moves
 
     masks = masks_array(p)
-    slides, reach = k.tables(p)
+    slides, reach = moves(p)
 
     def run(budget: int, cap: int) -> tuple[list[tuple[int, ...]], int]:
         state = k.new_state(masks, slides)

@@ -159,7 +159,7 @@ def test_the_table_and_the_compiled_transform_are_the_same_symmetries():
     against the Python one on every solution of n = 8, one symmetry at a time."""
     import numpy as np
 
-    from nqueens_cp.backends.bitmask.rowkernels import count_canonical
+    from nqueens_cp.backends.bitmask.kernels.canonical import count_canonical
     from nqueens_cp.model.symmetry import image_square, table_array
 
     for name in TABLE:

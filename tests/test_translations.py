@@ -9,11 +9,11 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends.base import Deadline
-from nqueens_cp.backends.bitmask import anysplit
-from nqueens_cp.backends.bitmask import constellations as cs
-from nqueens_cp.backends.bitmask.rows import count_any, first_rows
+from nqueens_cp.backends.bitmask.partitions import constellations as cs
+from nqueens_cp.backends.bitmask.partitions import count_items, pieces
+from nqueens_cp.backends.bitmask.tables import first_rows
 from nqueens_cp.run.partition import CheckpointError, Partition, count_partitioned, pool_runner
-from tests.conftest import A007705, run
+from tests.conftest import A007705, count_any, run
 from tests.test_pieces import brute_force
 
 
@@ -42,18 +42,18 @@ def test_toroidal_queens_count_as_oeis_a007705_by_translations():
 def test_translated_counts_against_the_brute_force(p):
     truth = len(brute_force(p))
     assert nq.count(p) == count_any(p, Deadline("t", None), {}) == truth
-    subs = anysplit.items(p)
+    subs = pieces.pairs(p)
     assert set(subs[:, 0].tolist()) == {0}  # the first row's piece in column 0 only
-    ctx = anysplit.context(p)
-    assert sum(anysplit.count_item(ctx, i) for i in range(subs.shape[0])) == truth
+    part = pieces.items(p).partition()
+    assert sum(part.func(part.context, i) for i in range(part.size)) == truth
 
 
 def test_translations_search_a_fraction_of_the_constellations_nodes():
     p = Problem(13, torus=True)
     by_translations: dict[str, int] = {}
     assert count_any(p, Deadline("t", None), by_translations) == A007705[12]
-    q, _, _, nodes = cs.classes_in_process(p, cs.constellations(p), Deadline("t", None))
-    assert q == A007705[12] and by_translations["nodes"] < nodes / 2
+    c = count_items(cs.items(p), 1, Deadline("t", None))
+    assert c.count == A007705[12] and by_translations["nodes"] < c.nodes / 2
 
 
 def test_first_rows_weights_cover_every_solution_once():
@@ -78,12 +78,13 @@ def test_blocked_tori_and_superqueens_are_counted_not_enumerated():
 
 def test_a_checkpoint_of_another_numbering_of_first_rows_is_refused(tmp_path):
     p = Problem(11, torus=True)
-    part = anysplit.partition(p)
-    assert part.fingerprint["sub_problems"] == anysplit.digest(anysplit.items(p))
-    subs = anysplit.items(p)[::-1]
-    ctx = (*part.context[:3], np.ascontiguousarray(subs))
+    part = pieces.items(p).partition()
+    assert part.fingerprint["sub_problems"] == pieces.digest(pieces.pairs(p))
+    subs = pieces.pairs(p)[::-1]
+    run, ctx = part.context
+    ctx = (run, (*ctx[:3], np.ascontiguousarray(subs)))
     turned = Partition(
-        part.fingerprint | {"sub_problems": anysplit.digest(subs)}, part.size, part.func, ctx, part.prepare
+        part.fingerprint | {"sub_problems": pieces.digest(subs)}, part.size, part.func, ctx, part.prepare
     )
     ck = tmp_path / "c.jsonl"
     assert count_partitioned(turned, pool_runner(1), ck) == A007705[10]

@@ -1,21 +1,22 @@
 """The bitmask backend: our own engine, the primary enumerator and the fastest.
 
 Every search asks the planner (`planner.plan`) which algorithm serves it, then runs that one:
-the compiled row search (`rowkernels`), the most-constrained-line search (`mrvkernel`), the
-explicit constructions (`construct`), the sub-problem counts (`split`, `constellations`), or the
-same row search on Python integers (`pysearch`). Resumable searches run in bounded slices; the
-counting kernels are stopped mid-call by a watcher (`backends/watch.py`) on Ctrl-C or the deadline.
+the compiled searches (`kernels/`, driven by `searches`), the explicit constructions
+(`construct`), a count cut into numbered work items (`partitions/`: the first rows, ring
+constellations, the half-boards' join), or the row search on Python integers (`pysearch`).
+Resumable searches run in bounded slices; the counting kernels are stopped mid-call by a
+watcher (`backends/watch.py`) on Ctrl-C or the deadline.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...model.problem import Problem, Solution
+from ...model.symmetry import problem_symmetries
 from ...run.parallel import parse_size
 from ...run.progress import report
 from ..base import (
@@ -33,22 +34,19 @@ from ..base import (
     Status,
     Task,
     Unknown,
-    UnsupportedProblem,
     counted,
     first_of,
     package_version,
 )
-from ..watch import NODES
 from . import planner, pysearch
 from .construct import construct
 from .planner import Algorithm
-from .rows import SLICE_NODES, count_any, enumerate_any, enumerate_arrays
-from .split import SPLIT_DEPTH, count_item, fingerprint, load_kernels
-from .split import split as split_rows
+from .searches import SLICE_NODES, enumerate_any, enumerate_arrays
 from .tables import masks_array
 
 if TYPE_CHECKING:
     from ...run.partition import Partition
+    from .partitions import Counts
 
 
 LEXICOGRAPHIC = Option(
@@ -151,27 +149,23 @@ class BitmaskBackend(Backend):
 
     def _count(self, problem: Problem, plan: Plan) -> Outcome:
         run = {
-            Algorithm.COUNT_SPLIT: lambda p: self._count_split(p, plan),
-            Algorithm.CONSTELLATIONS: lambda p: self._count_constellations(p, plan),
-            Algorithm.JOIN: lambda p: self._count_join(p, plan),
             Algorithm.MRV: lambda p: self._one_item(self._mrv(p, stop_at=0)),
             Algorithm.ROWS_PYTHON: lambda p: self._one_item(self._count_rows(p, plan)),
-            Algorithm.ANY_PIECE: lambda p: self._count_any(p, plan),
         }
-        return run[Algorithm(plan.algorithm)](problem)
+        if plan.algorithm in run:
+            return run[Algorithm(plan.algorithm)](problem)
+        try:
+            counts = self._count_items(problem, plan)
+        except Unknown as exc:
+            return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
+        walked = plan.algorithm != Algorithm.JOIN  # the join lists and matches: no placements to tell
+        return Outcome(Status.SOLVED, count=counts.count, stats={"nodes": counts.nodes} if walked else {})
 
     def _one_item(self, outcome: Outcome) -> Outcome:
         """A count not cut into sub-problems is reported as one item of progress."""
         if outcome.status is not Status.UNKNOWN:
             report(self.settings.get("progress"), 1, 1, outcome.count)
         return outcome
-
-    def _count_constellations(self, problem: Problem, plan: Plan) -> Outcome:
-        try:
-            q, _, _, nodes = self._classes(problem, plan)
-        except Unknown as exc:
-            return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
-        return Outcome(Status.SOLVED, count=q, stats={"nodes": nodes})
 
     def _count_rows(self, problem: Problem, plan: Plan) -> Outcome:
         """Count the row search's solutions (compiled batches, or Python integers)."""
@@ -180,99 +174,18 @@ class BitmaskBackend(Backend):
             return counted((1 for _ in pysearch.solutions(problem, self.deadline(), stats)), stats)
         return counted((len(batch) for batch in enumerate_arrays(problem, self.deadline(), stats)), stats)
 
-    def _count_any(self, problem: Problem, plan: Plan) -> Outcome:
-        """The generic kernel's count: in this process, or its sub-problems on the pool."""
-        stats: Stats = {}
-        deadline = self.deadline()
-        try:
-            if plan.workers > 1:
-                from ...run.parallel import share_work
-                from . import anysplit
+    def _count_items(self, problem: Problem, plan: Plan, bounded: bool = True) -> Counts:
+        """A count cut into numbered work items (`partitions/`), the same items `partition`
+        hands to checkpoints and Dask, on the pool or in this process."""
+        from .partitions import count_items, for_count
 
-                part = anysplit.partition(problem)
-                assert part.prepare is not None
-                part.prepare()
-                progress = self.settings.get("progress")
-                count, nodes = share_work(
-                    anysplit.count_item_nodes, part.size, plan.workers, part.context, 2, progress, deadline.check
-                )
-                return Outcome(Status.SOLVED, count=count, stats={"nodes": nodes})
-            count = count_any(problem, deadline, stats)
-        except Unknown as exc:
-            return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason, stats=stats)
-        return self._one_item(Outcome(Status.SOLVED, count=count, stats=stats))
-
-    def _count_split(self, problem: Problem, plan: Plan) -> Outcome:
-        """The row split's numbered sub-problems, the same ones `partition` hands to checkpoints
-        and Dask, counted in this process or on the pool."""
-        from ..watch import watched
-        from .split import count_one
-
-        deadline = self.deadline()
-        progress = self.settings.get("progress")
-        part = self.partition(problem)
-        masks, diag, subs = part.context
-        total = nodes = 0
-        try:
-            if plan.workers > 1:
-                from ...run.parallel import share_work
-                from .split import count_item_nodes
-
-                assert part.prepare is not None
-                part.prepare()
-                total, nodes = share_work(
-                    count_item_nodes, part.size, plan.workers, part.context, 2, progress, deadline.check
-                )
-            else:
-                spent = 0.0
-                with watched(deadline) as stop:
-                    for i in range(part.size):
-                        start = time.perf_counter()
-                        count = count_one(masks, diag, subs[i], stop)
-                        deadline.check(total)  # a call stopped at the deadline: its part is not taken
-                        total += count
-                        spent += time.perf_counter() - start
-                        report(progress, i + 1, part.size, total, spent)
-                    nodes = int(stop[NODES])
-        except Unknown as exc:
-            return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
-        return Outcome(Status.SOLVED, count=total, stats={"nodes": nodes})
-
-    def _count_join(self, problem: Problem, plan: Plan) -> Outcome:
-        """The half-boards joined (join.py): the same numbered items `partition` hands to
-        checkpoints and Dask, on the pool or in this process, where a watcher stops the
-        compiled call between two column sets on Ctrl-C or at the deadline."""
-        from ..watch import watched
-        from . import join
-
-        deadline = self.deadline()
-        progress = self.settings.get("progress")
-        part = join.partition(problem)
-        total = 0
-        try:
-            if plan.workers > 1:
-                from ...run.parallel import share_work
-
-                join.load_kernels()
-                (total,) = share_work(part.func, part.size, plan.workers, part.context, 1, progress, deadline.check)
-            else:
-                spent = 0.0
-                with watched(deadline) as stop:
-                    for i in range(part.size):
-                        start = time.perf_counter()
-                        count = join.count_item(part.context, i, stop)
-                        deadline.check(total)  # an item stopped at the deadline: its part is not taken
-                        total += count
-                        spent += time.perf_counter() - start
-                        report(progress, i + 1, part.size, total, spent)
-        except Unknown as exc:
-            return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
-        return Outcome(Status.SOLVED, count=total)
+        items = for_count(problem, Algorithm(plan.algorithm))
+        return count_items(items, plan.workers, self.deadline(), self.settings.get("progress"), bounded)
 
     def _mrv(self, problem: Problem, stop_at: int) -> Outcome:
         """The constrained-board search in budgeted slices: the first solution (stop_at = 1)
         or the count (stop_at = 0)."""
-        from . import mrvkernel as k
+        from .kernels import mrv as k
 
         deadline = self.deadline()
         masks = masks_array(problem)
@@ -304,83 +217,22 @@ class BitmaskBackend(Backend):
     # -- symmetry classes and partitions ---------------------------------------------------
 
     def _count_classes(self, problem: Problem, plan: Plan) -> ClassCount:
-        if plan.algorithm == Algorithm.CONSTELLATIONS:
-            q, p, r, nodes = self._classes(problem, plan)
-            return classes_from_symmetric(problem, q, p, r, {"nodes": nodes})
-        if plan.algorithm != Algorithm.CANONICAL:
+        if plan.algorithm not in (Algorithm.CONSTELLATIONS, Algorithm.CANONICAL):
             return super()._count_classes(problem, plan)
-        from .canonical import count_classes
-
-        return count_classes(problem, plan.workers, self.deadline())
-
-    def _classes(self, problem: Problem, plan: Plan) -> tuple[int, int, int, int]:
-        """(Q, P, R, nodes) by constellations: all solutions, those fixed by the half turn,
-        those fixed by the quarter turn, and the searches' nodes; in this process or on the pool."""
-        from . import constellations as cs
-
-        cons = cs.constellations(problem)
-        deadline = self.deadline()
-        progress = self.settings.get("progress")
-        if plan.workers == 1:
-            return cs.classes_in_process(problem, cons, deadline, progress)
-        from ...run.parallel import share_work
-
-        cs.load_kernels(problem)
-        context = (problem, cons)
-        q, p, r, nodes = share_work(cs.classes_item, len(cons), plan.workers, context, 4, progress, deadline.check)
-        return q, p, r, nodes
+        counts = self._count_items(problem, plan, bounded=False)
+        if plan.algorithm == Algorithm.CONSTELLATIONS:
+            return classes_from_symmetric(problem, counts.count, counts.point, counts.quarter, {"nodes": counts.nodes})
+        group = problem_symmetries(problem)
+        by_orbit = {size: k for size, k in zip((1, 2, 4, 8), counts[-4:], strict=True) if k}
+        return ClassCount(group, by_orbit)
 
     def partition(self, problem: Problem, depth: int | None = None) -> Partition:
         """The count as numbered work items, the same for every runner (this process, the pool,
-        Dask, checkpoints): symmetry classes of constellations where all 8 symmetries hold, else
-        the placements of the first `depth` rows (SPLIT_DEPTH by default)."""
-        from ...run.partition import Partition
+        Dask, checkpoints): see `partitions.for_count`."""
+        from .partitions import for_count
 
         plan = self.plan(problem, Task.COUNT)
-        if plan.algorithm == Algorithm.JOIN:
-            if depth is not None:
-                raise UnsupportedProblem(
-                    "bitmask: this count is cut into sets of top columns (the join); --depth applies to row splits"
-                )
-            from . import join
-
-            return join.partition(problem)
-        if plan.algorithm == Algorithm.CONSTELLATIONS:
-            if depth is not None:
-                raise UnsupportedProblem(
-                    f"bitmask: this count is cut into symmetry classes of ring pieces "
-                    f"({planner.classes_reason(problem)}); --depth applies to row splits"
-                )
-            from . import constellations as cs
-
-            return cs.partition(problem, cs.constellations(problem))
-        compiled = problem.n <= planner.MAX_COMPILED_N and planner.jit_enabled()
-        if not compiled:
-            wide = problem.n > planner.MAX_COMPILED_N
-            why = f"{problem.n} columns" if wide else "numba's JIT is disabled (NUMBA_DISABLE_JIT)"
-            raise BackendError(f"bitmask: a partitioned count runs the compiled kernels (up to 64 columns): {why}")
-        wrapped = problem.torus or problem.rule.knight  # (a small board's plan is the Python search)
-        if plan.algorithm == Algorithm.ANY_PIECE or (plan.algorithm == Algorithm.ROWS_PYTHON and wrapped):
-            if depth is not None:
-                raise UnsupportedProblem(
-                    "bitmask: this count is cut at its first two rows; "
-                    "--depth applies to the row split of queens and rooks"
-                )
-            from . import anysplit
-
-            return anysplit.partition(problem)
-        if depth is None:
-            depth = SPLIT_DEPTH  # fewer on a board with fewer rows (split stops one row short)
-        elif not 1 <= depth < problem.n:
-            raise UnsupportedProblem(f"bitmask: --depth must be 1..{problem.n - 1} on {problem.n} rows, got {depth}")
-        masks, diag = masks_array(problem), problem.rule.diagonals
-        return Partition(
-            fingerprint(problem, depth),
-            len(subs := split_rows(problem, depth)),
-            count_item,
-            (masks, diag, subs),
-            lambda: load_kernels(masks, diag),
-        )
+        return for_count(problem, Algorithm(plan.algorithm), depth).partition()
 
 
 def classes_from_symmetric(

@@ -14,6 +14,7 @@ from typing import Any
 from ...model.problem import Problem
 from ..base import Plan, Task, UnsupportedProblem
 from .construct import has_closed_form
+from .tables import mirrored, translated
 
 #: Boards up to this many columns fit one uint64 per row and run compiled.
 MAX_COMPILED_N = 64
@@ -32,7 +33,7 @@ PARALLEL_FROM_N = 13
 
 #: Plain boards are counted by constellations, under the symmetries they keep, from this size
 #: (below it the whole count takes milliseconds either way) up to CONSTELLATIONS_MAX_N.
-#: Counting queens by joining half-boards (join.py) from this size: measured at 0.8-1.17 of
+#: Counting queens by joining half-boards (partitions/join.py) from this size: measured at 0.8-1.17 of
 #: the constellations' time at n = 16 (a second either way), 0.71 at 17, 0.40 at 18 and about
 #: 0.3 at 19 (docs/benchmarks.md); 1.18 at n = 15.
 JOIN_FROM_N = 16
@@ -45,7 +46,7 @@ CONSTELLATIONS_MAX_N = 32
 #: this share of the board is unusable (it pays per solution, the row search does not).
 MRV_COUNT_UNUSABLE = 0.5
 
-#: What counts a piece the specialised kernels do not serve (piecekernel says when each).
+#: What counts a piece the specialised kernels do not serve (kernels.generated says when each).
 SEARCHER = "the generic kernel (or the piece's own, once a large count has compiled it)"
 
 
@@ -67,7 +68,7 @@ def jit_enabled() -> bool:
     """Whether numba compiles the kernels. With NUMBA_DISABLE_JIT they would run as Python on
     numpy's fixed-width scalars, whose overflow the bit tricks do not expect (wrong counts):
     the searches on Python integers serve instead. Read from the environment as numba
-    reads it, so that planning never imports numba; `rowkernels` refuses to load without the
+    reads it, so that planning never imports numba; `kernels` refuses to load without the
     JIT, for settings made elsewhere."""
     try:
         return int(os.environ.get("NUMBA_DISABLE_JIT") or 0) == 0
@@ -102,20 +103,6 @@ def classes_reason(problem: Problem) -> str:
     return f"{len(group)} symmetries hold ({', '.join(group[1:])} and the identity)"
 
 
-def translated(problem: Problem) -> bool:
-    """A plain torus: moving every piece one column over maps solutions onto solutions (see
-    rows.first_rows), an n-fold symmetry beside the 8 of the square."""
-    return problem.torus and problem.is_plain
-
-
-def mirrored(problem: Problem) -> bool:
-    """Whether reflecting the columns maps the problem (piece, blocked and fixed squares) onto
-    itself, so that a count may search half of the first row."""
-    from ...model.symmetry import problem_symmetries
-
-    return "flip-cols" in problem_symmetries(problem)
-
-
 def count_symmetries(problem: Problem) -> str:
     """What the generic count's first two rows make of the symmetries, for the plan's reason."""
     mirror = mirrored(problem)
@@ -139,7 +126,7 @@ def specialised(problem: Problem) -> bool:
 
 
 def joined(problem: Problem) -> bool:
-    """Queens on a plain square board in the join's range (join.py)."""
+    """Queens on a plain square board in the join's range (partitions/join.py)."""
     rule = problem.rule
     queen = rule.diagonals and not rule.knight and not rule.leapers and rule.classic
     plain = problem.is_plain and problem.square and not problem.torus
@@ -201,7 +188,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         return Plan(task, Algorithm.ROWS, "a variant with no closed form for this n")
 
     if generic:
-        if task == Task.COUNT:  # symmetry classes, or sub-problems of two pinned rows (anysplit)
+        if task == Task.COUNT:  # symmetry classes, or sub-problems of two pinned rows (partitions.pieces)
             w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
             if by_constellations(problem) and not translated(problem):
                 why = f"{what}: {classes_reason(problem)}: classes of ring pieces, each searched by {SEARCHER}"
@@ -234,7 +221,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
     over = ""  # why the join, where it serves, does not fit the memory budget
     if joined(problem):
         from ...run.parallel import default_memory
-        from .join import memory
+        from .partitions.join import memory
 
         need, budget = memory(n), settings.get("memory") or default_memory()
         fits = min(w, budget // need)

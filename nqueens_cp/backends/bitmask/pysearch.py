@@ -83,7 +83,7 @@ def _walk(
 
 def _lines(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
     """The row search on a plain board with a row's whole state in a few words, as the piece's
-    own compiled kernel keeps it (`piecekernel`): the columns used; for each slide (a, b) the
+    own compiled kernel keeps it (`kernels.generated`): the columns used; for each slide (a, b) the
     columns it attacks in each of the next a rows, moved one row on by a shift of b columns;
     for the leaps, the columns they attack in each of the next rows they reach. A placement
     costs a few operations on n-bit integers, and the memory is a few words a row, where a

@@ -6,8 +6,8 @@ image's first entry. Those entries are n-1-s[0] (flip-cols), s[n-1] (flip-rows),
 (rot180), and the rows of the pieces in columns 0 and n-1, and n-1 minus those (transpose,
 rot90, rot270, anti-transpose). So with c0 = s[0] <= (n-1)/2: the last row's piece lies in
 columns c0..n-1-c0, and the pieces of columns 0 and n-1 lie in rows c0..n-1-c0. One search per
-c0, each piece kept where those bounds allow it; on a pool each search is cut again by its
-second row's column.
+c0, each piece kept where those bounds allow it, and each search cut again by its second row's
+column: the work items.
 """
 
 from __future__ import annotations
@@ -16,10 +16,12 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ...model.problem import Problem
-from ...model.symmetry import NAMES, problem_symmetries, table_array
-from ..base import ClassCount, Deadline
-from .tables import masks_array
+from ....model.problem import Problem
+from ....model.symmetry import NAMES, problem_symmetries, table_array
+from ...base import Deadline
+from ...watch import NODES
+from ..tables import masks_array
+from .base import Counts, Items, fingerprint
 
 
 def candidate_masks(problem: Problem, group: tuple[str, ...]) -> Iterator[np.ndarray]:
@@ -57,36 +59,42 @@ def pin_second_row(searches: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
             yield pinned
 
 
-def _canonical_counts(problem: Problem, table: np.ndarray, masks: np.ndarray, deadline: Deadline) -> np.ndarray:
-    """Canonical solutions within `masks` by the size of their class (index: class size)."""
-    from .rowkernels import count_canonical
-    from .rows import enumerate_arrays
-
-    by_orbit = np.zeros(len(NAMES) + 1, np.int64)
-    for batch in enumerate_arrays(problem, deadline, {}, masks):
-        count_canonical(batch, table, by_orbit)
-    return by_orbit
+Context = tuple[Problem, np.ndarray, list[np.ndarray]]
 
 
-def _item(context: tuple[Problem, np.ndarray, list[np.ndarray]], i: int) -> tuple[int, ...]:
+def run(context: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline | None = None) -> Counts:
+    """The canonical solutions of searches `indices`, by the size of their class. An enumeration
+    sees the deadline between its batches (a pool worker's is none: its parent stops it)."""
+    from ..kernels.canonical import count_canonical
+    from ..searches import enumerate_arrays
+
     problem, table, searches = context
-    return tuple(int(k) for k in _canonical_counts(problem, table, searches[i], Deadline("bitmask", None)))
+    by_orbit = np.zeros(len(NAMES) + 1, np.int64)
+    clock = deadline or Deadline("bitmask", None)
+    stats: dict[str, int] = {}
+    try:
+        for i in indices.tolist():
+            for batch in enumerate_arrays(problem, clock, stats, searches[i]):
+                count_canonical(batch, table, by_orbit)
+    finally:
+        stop[NODES] += stats.get("nodes", 0)
+    of = [int(by_orbit[size]) for size in (1, 2, 4, 8)]
+    return Counts(sum(of), 0, 0, 0, *of)
 
 
-def count_classes(problem: Problem, workers: int, deadline: Deadline) -> ClassCount:
-    """Classes counted by the searches above, on `workers` processes (in this one for 1)."""
+def items(problem: Problem) -> Items:
     group = problem_symmetries(problem)
-    table = table_array(group)
-    if workers > 1:
-        from ...run.parallel import share_work
+    searches = list(pin_second_row(candidate_masks(problem, group)))
+    return Items(
+        fingerprint(problem, 2) | {"split": "classes", "group": list(group)},
+        len(searches),
+        run,
+        (problem, table_array(group), searches),
+        load_kernels,
+    )
 
-        _canonical_counts(Problem(4), table, masks_array(Problem(4)), deadline)  # compile before forking
-        searches = list(pin_second_row(candidate_masks(problem, group)))
-        context = (problem, table, searches)
-        poll = lambda _found: deadline.check(None)  # noqa: E731  (classes counted so far are no bound)
-        totals = np.array(share_work(_item, len(searches), workers, context, len(NAMES) + 1, poll=poll))
-    else:
-        totals = np.zeros(len(NAMES) + 1, np.int64)
-        for masks in candidate_masks(problem, group):
-            totals += _canonical_counts(problem, table, masks, deadline)
-    return ClassCount(group, {size: int(k) for size, k in enumerate(totals) if k})
+
+def load_kernels() -> None:
+    """Load the compiled kernels in this process (before forking workers that share them)."""
+    small = Problem(4)
+    run((small, table_array(NAMES), [masks_array(small)]), np.array([0]), np.zeros(2, np.int64))

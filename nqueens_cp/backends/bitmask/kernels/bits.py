@@ -13,10 +13,6 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from ...run.compiled import use_user_cache
-
-use_user_cache()
-
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
@@ -47,3 +43,15 @@ def popcount(x):
 def trailing_zeros(x):
     """The index of the lowest set bit of x (64 for x = 0), as an int64."""
     return np.int64(_cttz(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def lowbit(a):
+    """The lowest set bit of a (0 for a = 0): peeling it off walks the columns in order."""
+    return a & (~a + ONE)
+
+
+@njit(cache=True, inline="always")
+def full(n):
+    """All n columns set (a shift by 64 is undefined, hence the special case)."""
+    return ~ZERO if n == 64 else (ONE << np.uint64(n)) - ONE

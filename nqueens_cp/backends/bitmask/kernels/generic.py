@@ -20,48 +20,15 @@ last row's free squares are counted at once rather than placed one by one.
 from __future__ import annotations
 
 import numpy as np
-from numba import config, njit
+from numba import njit
 
-from ...model.pieces import images, slide_directions
-from ...model.problem import Problem
-from ...run.compiled import use_user_cache
-from ..base import BackendError
-from ..watch import FLAG, NODES
+from ...watch import FLAG, NODES
+from ..slots import AT, DONE, PLACED
 from .bits import ONE as _ONE
 from .bits import ZERO as _ZERO
+from .bits import lowbit as _lowbit
 from .bits import popcount as _popcount
 from .bits import trailing_zeros
-from .pysearch import column_masks
-from .rowkernels import _lowbit
-from .slots import AT, DONE, PLACED
-
-if config.DISABLE_JIT:  # the masks need fixed-width integers (planner.jit_enabled)
-    raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
-
-use_user_cache()
-
-
-
-def tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
-    """(slides, reach): slides as rows (a, b), and reach[d, c] for d = 1..D (row 0 unused)."""
-    m, n = problem.rows, problem.n
-    if problem.torus:
-        slides: list[tuple[int, int]] = []
-        depth = m - 1
-        offsets = problem.offsets
-    else:
-        # a slide that leaves the board in one step never attacks: no shift of 64 or more
-        slides = [(a, b) for a, b in slide_directions(problem.rule) if a < m and abs(b) < n]
-        leaps = {image for move in problem.rule.leapers for image in images(move) if image[0] > 0}
-        depth = max((a for a, _ in leaps if a < m), default=0)
-
-        def offsets(d: int) -> frozenset[int]:
-            return problem.rule.leap_offsets(d, n, False, m)
-
-    reach = np.zeros((depth + 1, n), np.uint64)
-    for d in range(1, depth + 1):
-        reach[d] = column_masks(problem, offsets(d))
-    return np.array(slides, np.int64).reshape(-1, 2), reach
 
 
 @njit(cache=True, nogil=True)
@@ -216,7 +183,7 @@ def count_items(masks, slides, reach, weights, out, stop, budget):
     item after item in one call: many small sub-problems cost one call, not one each. Returns
     how many items it finished: it leaves the item under way with the solutions found so far
     (weighted: a lower bound) when the stop flag stop[FLAG] (watch.py) is set, read between slices
-    of `search`, or once it has made `budget` placements (piecekernel then takes over and counts
+    of `search`, or once it has made `budget` placements (`generated` then takes over and counts
     the item again). The placements are added to stop[NODES]."""
     nothing = np.empty((0, masks.shape[1]), np.int16)
     spent = 0

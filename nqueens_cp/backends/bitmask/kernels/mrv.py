@@ -12,21 +12,13 @@ one whose crossing line is most constrained comes first.
 from __future__ import annotations
 
 import numpy as np
-from numba import config, njit
+from numba import njit
 
-from ...run.compiled import use_user_cache
-from ..base import BackendError
+from ..slots import AT, DONE
 from .bits import ONE as _ONE
 from .bits import ZERO as _ZERO
 from .bits import popcount as _popcount
 from .bits import trailing_zeros
-from .slots import AT, DONE
-
-if config.DISABLE_JIT:  # the bit tricks need fixed-width integers that wrap (planner.jit_enabled)
-    raise BackendError("bitmask: numba's JIT is disabled (NUMBA_DISABLE_JIT): the compiled kernels cannot run")
-
-use_user_cache()
-
 
 
 @njit(cache=True, inline="always")

@@ -1,4 +1,4 @@
-"""Counting queens by joining half-boards: the count as pairs of top and bottom partial
+"""The compiled join of half-boards: the count of queens as pairs of top and bottom partial
 solutions that share no diagonal, matched 64 at a time, instead of a search to the leaves.
 
 Why: the constellation counter walks the whole tree (at the C yardstick's node rate, with 4.4x
@@ -6,7 +6,7 @@ fewer nodes), and every refinement of that search measured lost; the fastest pub
 counter joins partial boards instead. This is a join of our own, in the engine's style:
 - Split the board into its top h = n // 2 rows and the other n - h. A solution puts its top
   queens on some set C of h columns and its bottom queens on the rest, so the count is a sum
-  over C: a work item is a few such sets.
+  over C: a work item is a few such sets (`partitions.join`).
 - For each C, every top partial solution (h queens on the top rows and the columns of C, no
   two attacking) and every bottom one is listed. A top and a bottom partial make a solution
   exactly when no diagonal holds a queen of each; only the diagonals that cross both halves
@@ -34,30 +34,19 @@ counter joins partial boards instead. This is a join of our own, in the engine's
   so each set's top partials are listed once and serve both halves.
 Measured (docs/benchmarks.md, benchmarks/bench_join.py, bench_quadrants.py) it takes 0.65 of
 the constellation counter's time at n = 16 and about 0.3 at n = 19; memory grows with the
-longest list, 6x per two columns, and is declared to the planner (memory()).
+longest list, 6x per two columns, and is declared to the planner (`partitions.join.memory`).
 """
 
 from __future__ import annotations
 
-from math import comb
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numba import njit
 
-from ...model.problem import Problem
-from ..watch import FLAG
+from ...watch import FLAG
 from .bits import ONE as _ONE
 from .bits import ZERO as _ZERO
 from .bits import popcount, trailing_zeros
 
-if TYPE_CHECKING:
-    from ...run.partition import Partition
-
-_ALL = ~np.uint64(0)
-
-#: Column sets counted per work item (a few hundred to a few thousand items from n = 18).
-PER_ITEM = 16
 #: The most cut bits of the sieve (2^MAX_CUTS buckets); fewer where buckets would be small.
 MAX_CUTS = 8
 #: The smallest bucket the sieve cuts down to (partials), below which a cut costs more than it saves.
@@ -536,79 +525,3 @@ def _column_sets(n, out_sets, out_weights):
         ripple = c + low
         c = (((ripple ^ c) >> 2) // low) | ripple
     return k
-
-
-def column_sets(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """(sets, weights): the smallest top column set of each class under the mirrors that hold
-    (left-right; top-bottom too on an even board), in increasing order, and its class's size."""
-    most = comb(n, n // 2)
-    sets, weights = np.empty(most, np.int64), np.empty(most, np.int64)
-    k = _column_sets(n, sets, weights)
-    return sets[:k].astype(np.uint64), weights[:k].copy()
-
-
-#: The longest list of partials (top or bottom) over a seeded sample of 300 column sets, by n
-#: (measured; from 23 on, extrapolated by the factor 6 that each two columns multiply it by).
-LONGEST = {16: 2848, 17: 12836, 18: 16022, 19: 74300, 20: 98560, 21: 568844, 22: 757722}
-#: Bytes a worker holds per partial of its longest list: its lists, their mirror images, the
-#: matcher's tables and arranged copy, with room for the doubling of reused arrays (measured at
-#: up to 120 at n = 20-22 as the growth of the peak resident size).
-BYTES_PER_PARTIAL = 256
-#: Column sets, weights and the compiled kernels, besides the lists.
-BASE_BYTES = 64 << 20
-
-
-def memory(n: int) -> int:
-    """The bytes one worker of the join may hold on an n x n board (see LONGEST), declared in
-    the plan before anything is allocated."""
-    longest = LONGEST.get(n) or LONGEST[22 - n % 2] * 6 ** ((n - 22 + n % 2) // 2)
-    sets = comb(n, n // 2) * 16  # column sets and weights
-    return BASE_BYTES + sets + int(1.5 * longest) * BYTES_PER_PARTIAL
-
-
-Context = tuple[int, np.ndarray, np.ndarray]
-
-
-def context(problem: Problem) -> Context:
-    return (problem.n, *column_sets(problem.n))
-
-
-def items(ctx: Context) -> int:
-    return -(-ctx[1].shape[0] // PER_ITEM)
-
-
-def count_item(ctx: Context, i: int, stop: np.ndarray | None = None) -> int:
-    """Work item i: PER_ITEM column sets (see nqueens_cp.run.partition)."""
-    from ..watch import NEVER
-
-    n, sets, weights = ctx
-    part = slice(i * PER_ITEM, (i + 1) * PER_ITEM)
-    return int(count_sets(n, sets[part], weights[part], NEVER if stop is None else stop))
-
-
-def item_info(ctx: Context, i: int) -> dict[str, object]:
-    """What a checkpoint records beside item i's count: its column sets, so a record can be
-    recounted on its own."""
-    sets = ctx[1]
-    return {"column_sets": [int(c) for c in sets[i * PER_ITEM : (i + 1) * PER_ITEM]]}
-
-
-def partition(problem: Problem) -> Partition:
-    """The count as numbered work items (pool, Dask, checkpoints): PER_ITEM column sets each."""
-    from ...run.partition import Partition
-    from .split import fingerprint
-
-    ctx = context(problem)
-    return Partition(
-        fingerprint(problem, 0) | {"split": "join", "depth": None, "per_item": PER_ITEM},
-        items(ctx),
-        count_item,
-        ctx,
-        load_kernels,
-        lambda i: item_info(ctx, i),
-    )
-
-
-def load_kernels() -> None:
-    """Load the compiled kernels in this process (before forking workers that share them)."""
-    count_item(context(Problem(8)), 0)

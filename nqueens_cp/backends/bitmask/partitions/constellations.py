@@ -18,7 +18,7 @@ run along diagonals; the half turn alone for other one-way lines; the two reflec
 half turn on a rectangle. Any piece on a plain board that is not a torus is counted this way
 (a torus counts by its translations instead: rows.first_rows): the constellations are valid
 quadruples by the model's own attack table (`attack_table`), and each class is searched by the
-generic kernel (`anykernel`), with what the four pieces attack taken out of every row first.
+generic kernel (`kernels.generic`), with what the four pieces attack taken out of every row first.
 Plain queens have their own compiled ring count (`count_ring`).
 
 Which ring is free, and it matters: the innermost, k = (m-2) // 2 (and (n-2) // 2 for the
@@ -38,22 +38,19 @@ solutions, P those fixed by rot180 and R those fixed by rot90.
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from ...model.problem import Problem
-from ...model.symmetry import NAMES, TABLE, problem_symmetries
-from ...run.progress import report
-from ..base import Deadline
-from ..watch import NODES
-
-if TYPE_CHECKING:
-    from ...run.partition import Partition
+from ....model.problem import Problem
+from ....model.symmetry import NAMES, TABLE, problem_symmetries
+from ...base import Deadline
+from ...watch import FLAG, NODES
+from ..tables import attacks, innermost_ring, moves, pinned_masks, ring_lines
+from .base import Counts, Items, fingerprint
 
 #: Bits of the `fixed` flags: which rotations map a constellation onto itself; SYMMETRIC marks
 #: the item that counts the solutions fixed by rotations directly (plain queens).
@@ -72,19 +69,6 @@ def queen_like(problem: Problem) -> bool:
 def plain_queens(problem: Problem) -> bool:
     """Queens on a plain square board: the compiled ring count (`count_ring`) serves them."""
     return queen_like(problem) and not problem.rule.knight and not problem.torus and problem.square
-
-
-def innermost_ring(n: int) -> int:
-    """The ring closest to the centre: rows (n-2)//2 and n-1-(n-2)//2 (adjacent for even n, the
-    centre row between them for odd n)."""
-    return max(0, (n - 2) // 2)
-
-
-def ring_lines(m: int, n: int, ring: int) -> tuple[int, int, int, int]:
-    """(first row, last row, first column, last column) of ring `ring` of an m x n board: on a
-    rectangle the rows' ring is `ring` and the columns' the innermost of the columns."""
-    k = ring if m == n else innermost_ring(n)
-    return ring, m - 1 - ring, k, n - 1 - k
 
 
 @dataclass(frozen=True)
@@ -113,26 +97,6 @@ class Constellations:
         for array in (self.items, self.weights, self.fixed):
             h.update(np.ascontiguousarray(array, np.int64).tobytes())
         return h.hexdigest()[:16]
-
-
-@lru_cache(maxsize=16)
-def attack_table(problem: Problem) -> np.ndarray:
-    """table[dr + n - 1, dc + n - 1]: whether two pieces (dr, dc) apart attack each other, from
-    the model's own offsets (any piece, plain or toroidal board, |dr| < rows); False at (0, 0)."""
-    n = problem.n
-    table = np.zeros((2 * n - 1, 2 * n - 1), bool)
-    table[n - 1, :] = table[:, n - 1] = True
-    for dr in range(1, problem.rows):
-        for dc in problem.offsets(dr):
-            table[n - 1 + dr, n - 1 + dc] = table[n - 1 - dr, n - 1 - dc] = True
-    table[n - 1, n - 1] = False
-    return table
-
-
-def _attacks(problem: Problem, r1, c1, r2, c2) -> np.ndarray:
-    """Vectorized Problem.attacks for distinct squares (equal squares: no attack)."""
-    n = problem.n
-    return attack_table(problem)[r2 - r1 + n - 1, c2 - c1 + n - 1]
 
 
 def _image(n: int, ring: int, name: str, a, b, c, d, rows: int | None = None) -> tuple[np.ndarray, ...]:
@@ -195,7 +159,7 @@ def constellations(problem: Problem, key: Callable[..., np.ndarray] = _key, ring
     for i in range(4):
         for j in range(i + 1, 4):
             (r1, c1, in1), (r2, c2, in2) = squares[i], squares[j]
-            ok &= ~(_attacks(problem, np.maximum(r1, 0), c1, np.maximum(r2, 0), c2) & in1 & in2)
+            ok &= ~(attacks(problem, np.maximum(r1, 0), c1, np.maximum(r2, 0), c2) & in1 & in2)
     a, b, c, d = a[ok], b[ok], c[ok], d[ok]
     own = key(n, a, b, c, d)
     canonical = np.ones(own.shape, bool)
@@ -223,13 +187,11 @@ def constellations(problem: Problem, key: Callable[..., np.ndarray] = _key, ring
     return Constellations(n, k, items, weights.astype(np.int64), fixed.astype(np.int64), masks)
 
 
-def _enumerated(
-    problem: Problem, cons: Constellations, i: int, deadline: Deadline | None = None
-) -> tuple[int, int, int, int]:
-    """Weighted (completions, those fixed by rot180, those fixed by rot90) of sub-problem i, by
-    enumerating its completions (the classes a rotation fixes, on variants' boards), and the
-    enumeration's nodes."""
-    from .rows import enumerate_arrays
+def _enumerated(problem: Problem, cons: Constellations, i: int, stop: np.ndarray, deadline: Deadline | None) -> Counts:
+    """Sub-problem i's weighted completions, those fixed by rot180 and those fixed by rot90, by
+    enumerating its completions (the classes a rotation fixes, on variants' boards); the
+    enumeration's placements are added to stop[NODES]."""
+    from ..searches import enumerate_arrays
 
     assert cons.masks is not None
     n = problem.n
@@ -238,86 +200,62 @@ def _enumerated(
     rows = np.arange(n)
     clock = deadline or Deadline("bitmask", None)  # pool workers are stopped by their parent
     stats: dict[str, int] = {}
-    for batch in enumerate_arrays(problem, clock, stats, cons.masks[i]):
-        total += batch.shape[0]
-        if flags & FIXED_BY_ROT180:
-            p += int(np.all(batch[:, ::-1] == n - 1 - batch, axis=1).sum())
-        if flags & FIXED_BY_ROT90:  # (r, s[r]) -> (s[r], n-1-r): fixed when s[s[r]] = n-1-r
-            r += int(np.all(np.take_along_axis(batch, batch.astype(np.int64), 1) == n - 1 - rows, 1).sum())
+    try:
+        for batch in enumerate_arrays(problem, clock, stats, cons.masks[i]):
+            total += batch.shape[0]
+            if flags & FIXED_BY_ROT180:
+                p += int(np.all(batch[:, ::-1] == n - 1 - batch, axis=1).sum())
+            if flags & FIXED_BY_ROT90:  # (r, s[r]) -> (s[r], n-1-r): fixed when s[s[r]] = n-1-r
+                r += int(np.all(np.take_along_axis(batch, batch.astype(np.int64), 1) == n - 1 - rows, 1).sum())
+    finally:
+        stop[NODES] += stats.get("nodes", 0)
     w = int(cons.weights[i])
-    return w * total, w * p, w * r, stats.get("nodes", 0)
-
-
-def pinned_masks(problem: Problem, ring: int, items: np.ndarray) -> np.ndarray:
-    """The row masks of sub-problems `items` (one row of masks each) for any piece and board:
-    the four ring pieces pinned, every square one of them attacks (the model's attack table)
-    taken out of every other row, and a ring column the constellation leaves empty (-1) out of
-    every row. Vectorized, a thousand items at a time."""
-    m, n = problem.rows, problem.n
-    lo, hi, left, right = ring_lines(m, n, ring)
-    table = attack_table(problem)
-    rows = np.arange(m)[None, :, None]
-    cols = np.arange(n)[None, None, :]
-    bits = np.uint64(1) << np.arange(n, dtype=np.uint64)
-    out = np.empty((items.shape[0], m), np.uint64)
-    for start in range(0, items.shape[0], 1024):
-        a, b, c, d = (v[:, None, None] for v in items[start : start + 1024].T)
-        free = np.ones((a.shape[0], m, n), bool)
-        for pr, pc in ((lo, a), (hi, b), (c, left), (d, right)):
-            there = np.asarray(pr) >= 0
-            free &= ~(table[rows - np.maximum(pr, 0) + n - 1, cols - pc + n - 1] & there)
-            free &= ~(~there & (cols == pc))  # an empty ring column holds no piece
-        out[start : start + a.shape[0]] = np.bitwise_or.reduce(free * bits, axis=2)
-    return out
-
-
-@lru_cache(maxsize=16)
-def _tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
-    from . import anykernel
-
-    return anykernel.tables(problem)
+    return Counts(w * total, 0, w * p, w * r)
 
 
 def _counted(
-    problem: Problem, cons: Constellations, part: np.ndarray, stop: np.ndarray, deadline: Deadline | None = None
-) -> np.ndarray:
+    problem: Problem, cons: Constellations, part: np.ndarray, stop: np.ndarray, deadline: Deadline | None
+) -> int:
     """The weighted completions of sub-problems `part` (searched, not enumerated), all of them in
     one compiled call: plain queens by the ring count, every other piece and board on the pinned
-    masks by `rows.count_into` (the generic kernel, or the piece's own; a hand-over between them
-    is a second call). A call stopped by stop[FLAG] leaves its counts partial (the caller checks)."""
+    masks by `searches.count_into` (the generic kernel, or the piece's own; a hand-over between
+    them is a second call). A call stopped by stop[FLAG] leaves its counts partial (the caller
+    checks)."""
     out = np.zeros(part.size, np.int64)
     if plain_queens(problem):
-        from .rowkernels import count_ring
+        from ..kernels.rings import count_ring
 
         count_ring(problem.n, cons.ring, cons.items[part], cons.weights[part], out, stop)
     else:
-        from .rows import count_into
+        from ..searches import count_into
 
         assert cons.masks is not None
-        count_into(cons.masks[part], *_tables(problem), cons.weights[part], out, stop, deadline)
-    return out
+        count_into(cons.masks[part], *moves(problem), cons.weights[part], out, stop, deadline)
+    return int(out.sum())
 
 
-def classes_item(context: tuple[Problem, Constellations], i: int) -> tuple[int, int, int, int]:
-    """Sub-problem i's weighted contributions to (Q, P, R): all solutions, those fixed by rot180,
-    those fixed by rot90; and its search's nodes."""
-    from ..watch import tally
+Context = tuple[Problem, Constellations]
 
+
+def run(context: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline | None = None) -> Counts:
+    """Sub-problems `indices`' weighted contributions to (Q, P, R): all solutions, those fixed
+    by rot180, those fixed by rot90. The searched ones in one compiled call, then each other
+    one: enumerated (a rotation fixes its class) or the search for the solutions rotations fix
+    (SYMMETRIC)."""
     problem, cons = context
-    t = tally()
-    if cons.fixed[i] == SYMMETRIC:
-        from .rowkernels import count_point_symmetric
+    flags = cons.fixed[indices]
+    total = Counts(_counted(problem, cons, indices[flags == 0], stop, deadline))
+    for i in indices[flags != 0].tolist():
+        if stop[FLAG]:
+            break
+        if cons.fixed[i] == SYMMETRIC:
+            from ..kernels.rings import count_point_symmetric
 
-        p, r = count_point_symmetric(problem.n, t)
-        return 0, int(p), int(r), int(t[1])
-    if cons.fixed[i]:
-        return _enumerated(problem, cons, i)
-    return int(_counted(problem, cons, np.array([i]), t)[0]), 0, 0, int(t[1])
-
-
-def count_item(context: tuple[Problem, Constellations], i: int) -> int:
-    """Sub-problem i's weighted count (a work item of nqueens_cp.partition)."""
-    return classes_item(context, i)[0]
+            p, r = count_point_symmetric(problem.n, stop)
+            total = total.plus(Counts(0, 0, int(p), int(r)))
+        else:
+            total = total.plus(_enumerated(problem, cons, i, stop, deadline))
+    return total
 
 
 def item_info(cons: Constellations, i: int) -> dict[str, Any]:
@@ -326,66 +264,30 @@ def item_info(cons: Constellations, i: int) -> dict[str, Any]:
     return {"ring": cons.ring, "a": a, "b": b, "c": c, "d": d, "weight": int(cons.weights[i])}
 
 
-def partition(problem: Problem, cons: Constellations) -> Partition:
-    """The sub-problems as numbered work items (pool, Dask, checkpoints); the fingerprint names
-    the list itself, so a checkpoint of another numbering is refused rather than mixed in."""
-    from ...run.partition import Partition
-    from .split import fingerprint
-
-    return Partition(
-        fingerprint(problem, 0) | {"split": "constellations", "depth": None, "sub_problems": cons.digest()},
-        len(cons),
-        count_item,
-        (problem, cons),
-        lambda: load_kernels(problem),
-        lambda i: item_info(cons, i),
-    )
-
-
 #: Sub-problems counted per compiled call in this process (progress is reported between calls).
 SLICE = 32
 
 
-def classes_in_process(
-    problem: Problem, cons: Constellations, deadline: Deadline, progress: Any = None
-) -> tuple[int, int, int, int]:
-    """(Q, P, R, nodes) summed over every sub-problem in this process, the searched ones SLICE at
-    a time in one compiled call. A watcher stops a call on Ctrl-C or at the deadline (watch.py)."""
-    from ..watch import watched
-    from .rowkernels import count_point_symmetric
-
-    q = p = r = 0
-    searched = np.flatnonzero(cons.fixed == 0)
-    others = np.flatnonzero(cons.fixed != 0)
-    done = 0
-    start = time.perf_counter()
-    with watched(deadline) as stop:
-        for lo in range(0, searched.size, SLICE):
-            part = searched[lo : lo + SLICE]
-            out = _counted(problem, cons, part, stop, deadline)
-            deadline.check(None)  # a slice stopped at the deadline: its counts are not taken
-            q += int(out.sum())
-            done += part.size
-            report(progress, done, len(cons), q, time.perf_counter() - start)
-        for i in others.tolist():
-            if cons.fixed[i] == SYMMETRIC:
-                dp, dr = count_point_symmetric(problem.n, stop)
-                dq = 0
-            else:
-                dq, dp, dr, dn = _enumerated(problem, cons, i, deadline)
-                stop[NODES] += dn
-            deadline.check(None)
-            q, p, r = q + dq, p + int(dp), r + int(dr)
-            done += 1
-            report(progress, done, len(cons), q, time.perf_counter() - start)
-        nodes = int(stop[NODES])
-    return q, p, r, nodes
+def items(problem: Problem, cons: Constellations | None = None) -> Items:
+    """The sub-problems as numbered work items; the fingerprint names the list itself, so a
+    checkpoint of another numbering is refused rather than mixed in."""
+    cons = constellations(problem) if cons is None else cons
+    return Items(
+        fingerprint(problem, 0) | {"split": "constellations", "depth": None, "sub_problems": cons.digest()},
+        len(cons),
+        run,
+        (problem, cons),
+        lambda: load_kernels(problem),
+        lambda i: item_info(cons, i),
+        slice=SLICE,
+    )
 
 
 def load_kernels(problem: Problem) -> None:
     """Load the compiled kernels in this process (before forking workers that share them)."""
-    from . import piecekernel
+    from ...watch import tally
+    from ..kernels import generated
 
     small = Problem(8, problem.piece, torus=problem.torus)  # one kernel serves every board shape
-    classes_in_process(small, constellations(small), Deadline("bitmask", None))
-    piecekernel.CACHE.chosen(piecekernel.key(*_tables(problem), problem.rows))  # the piece's, if on disk
+    run((small, constellations(small)), np.arange(len(constellations(small))), tally())
+    generated.CACHE.chosen(generated.key(*moves(problem), problem.rows))  # the piece's, if on disk

@@ -1,5 +1,6 @@
-"""The count cut into independent sub-problems: every placement of the first rows, as the attack
-masks on the next row, with a weight. Their weighted completion counts add up to the exact
+"""The count of rooks, queens and superqueens on a square board cut into independent
+sub-problems: every placement of the first rows, as the attack masks on the next row, with a
+weight. Their weighted completion counts add up to the exact
 total. The order is fixed, so sub-problem i means the same thing in every run of the same
 problem and depth (checkpoints, Dask).
 
@@ -8,11 +9,11 @@ A sub-problem is a row of a uint64 array: (weight, row, cols, d1, d2).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ...model.problem import Problem
+from ....model.problem import Problem
+from ...watch import NEVER
+from .base import Counts, Items, fingerprint
 
 
 def split(problem: Problem, depth: int) -> np.ndarray:
@@ -42,53 +43,34 @@ def split(problem: Problem, depth: int) -> np.ndarray:
     return np.array(states, dtype=np.uint64).reshape(-1, 5)
 
 
-#: Rows fixed per sub-problem of a row split, wherever it runs (in this process, on the pool,
-#: on Dask, into a checkpoint): about n^3/6 items keep every worker busy to the end, and each is
-#: small enough that progress moves and a stop is quick.
-SPLIT_DEPTH = 3
 
 
-def count_one(masks: np.ndarray, diag: bool, sub: np.ndarray, stop: np.ndarray | None = None) -> int:
+def count_one(masks: np.ndarray, diag: bool, sub: np.ndarray, stop: np.ndarray = NEVER) -> int:
     """The weighted number of completions of one sub-problem (partial if `stop` was set)."""
-    from ..watch import NEVER
-    from . import rowkernels as k
+    from ..kernels import queens as k
 
     w, r, cols, d1, d2 = sub
     kernel = k.count_queens if diag else k.count_rooks
-    return int(w) * int(kernel(masks, int(r), cols, d1, d2, NEVER if stop is None else stop))
+    return int(w) * int(kernel(masks, int(r), cols, d1, d2, stop))
 
 
-def count_item(context: tuple[np.ndarray, bool, np.ndarray], i: int) -> int:
-    """Work item i of a partitioned count (see nqueens_cp.partition)."""
+Context = tuple[np.ndarray, bool, np.ndarray]
+
+
+def run(context: Context, indices: np.ndarray, stop: np.ndarray, _deadline: object = None) -> Counts:
     masks, diag, subs = context
-    return count_one(masks, diag, subs[i])
+    return Counts(sum(count_one(masks, diag, subs[i], stop) for i in indices.tolist()))
 
 
-def count_item_nodes(context: tuple[np.ndarray, bool, np.ndarray], i: int) -> tuple[int, int]:
-    """(count, nodes) of work item i, for a pool that reports the search's nodes."""
-    from ..watch import tally
+def items(problem: Problem, depth: int) -> Items:
+    """The first `depth` rows' placements as numbered work items."""
+    from ..tables import masks_array
 
-    masks, diag, subs = context
-    t = tally()
-    return count_one(masks, diag, subs[i], t), int(t[1])
+    masks, diag = masks_array(problem), problem.rule.diagonals
+    subs = split(problem, depth)
+    return Items(fingerprint(problem, depth), len(subs), run, (masks, diag, subs), lambda: load_kernels(masks, diag))
 
 
 def load_kernels(masks: np.ndarray, diag: bool) -> None:
     """Load the compiled count kernel in this process (before forking workers that share it)."""
     count_one(masks, diag, np.array([0, masks.shape[0] - 1, 0, 0, 0], dtype=np.uint64))
-
-
-def fingerprint(problem: Problem, depth: int) -> dict[str, Any]:
-    """What sub-problem numbers mean: the problem (a rectangle's rows too; a square's files
-    stay as they were) and the split."""
-    shape = {} if problem.square else {"rows": problem.rows}
-    return {
-        "n": problem.n,
-        **shape,
-        "piece": problem.piece,
-        "torus": problem.torus,
-        "blocked": [list(sq) for sq in problem.blocked],
-        "fixed": [list(sq) for sq in problem.fixed],
-        "split": "rows",
-        "depth": depth,
-    }

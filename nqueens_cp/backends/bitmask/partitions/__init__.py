@@ -1,0 +1,80 @@
+"""Every count the engine cuts is a list of numbered work items, and all of them run the same
+way: one result type (`Counts`), one description of the list (`Items`), one runner
+(`count_items`) for this process and the pool, and one hand-over to checkpoints and Dask
+(`Items.partition`).
+
+The lists: `rows`, the placements of the first rows (queens, rooks, superqueens);
+`pieces`, the first two rows' squares of any other piece and board; `constellations`, classes
+of ring constellations under the symmetries that hold; `join`, sets of top columns whose
+half-boards are joined; `classes`, the searches that reach every canonical solution. Item i
+means the same thing in every run of the same problem (its fingerprint says what), so a
+checkpoint of one run resumes in another.
+"""
+
+from __future__ import annotations
+
+from ....model.problem import Problem
+from ...base import BackendError, UnsupportedProblem
+from ..planner import Algorithm
+from .base import Counts, Items, count_items, item_count
+
+__all__ = ["Counts", "Items", "count_items", "for_count", "item_count"]
+
+
+#: Rows fixed per item of a row split, wherever it runs (in this process, on the pool, on Dask,
+#: into a checkpoint): about n^3/6 items keep every worker busy to the end, and each is small
+#: enough that progress moves and a stop is quick.
+SPLIT_DEPTH = 3
+
+
+def for_count(problem: Problem, algorithm: Algorithm, depth: int | None = None) -> Items:
+    """The work items of the count the planner chose: sets of top columns for the join, classes
+    of constellations where those count, the first two rows' squares for any other piece or a
+    wrapped board, else the placements of the first `depth` rows (SPLIT_DEPTH by default)."""
+    from .. import planner
+
+    if algorithm == Algorithm.JOIN:
+        if depth is not None:
+            raise UnsupportedProblem(
+                "bitmask: this count is cut into sets of top columns (the join); --depth applies to row splits"
+            )
+        from . import join
+
+        return join.items(problem)
+    if algorithm == Algorithm.CONSTELLATIONS:
+        if depth is not None:
+            raise UnsupportedProblem(
+                f"bitmask: this count is cut into symmetry classes of ring pieces "
+                f"({planner.classes_reason(problem)}); --depth applies to row splits"
+            )
+        from . import constellations
+
+        return constellations.items(problem)
+    if algorithm == Algorithm.CANONICAL:
+        from . import classes
+
+        return classes.items(problem)
+    compiled = problem.n <= planner.MAX_COMPILED_N and planner.jit_enabled()
+    if not compiled:
+        wide = problem.n > planner.MAX_COMPILED_N
+        why = f"{problem.n} columns" if wide else "numba's JIT is disabled (NUMBA_DISABLE_JIT)"
+        raise BackendError(f"bitmask: a partitioned count runs the compiled kernels (up to 64 columns): {why}")
+    wrapped = problem.torus or problem.rule.knight  # (a small board's plan is the Python search)
+    if algorithm == Algorithm.ANY_PIECE or (algorithm == Algorithm.ROWS_PYTHON and wrapped):
+        if depth is not None:
+            raise UnsupportedProblem(
+                "bitmask: this count is cut at its first two rows; "
+                "--depth applies to the row split of queens and rooks"
+            )
+        from . import pieces
+
+        return pieces.items(problem)
+    if depth is None:
+        depth = SPLIT_DEPTH  # fewer on a board with fewer rows (split stops one row short)
+    elif not 1 <= depth < problem.n:
+        raise UnsupportedProblem(f"bitmask: --depth must be 1..{problem.n - 1} on {problem.n} rows, got {depth}")
+    from . import rows
+
+    return rows.items(problem, depth)
+
+

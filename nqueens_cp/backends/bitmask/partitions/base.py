@@ -1,0 +1,129 @@
+"""What every list of work items shares: the result type (`Counts`), the description of a
+list (`Items`), the one runner (`count_items`) and the fingerprint each list adds to."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from ....model.problem import Problem
+from ....run.progress import report
+from ...base import Deadline
+from ...watch import NODES
+
+if TYPE_CHECKING:
+    from ....run.partition import Partition
+
+
+class Counts(NamedTuple):
+    """What work items add up to, field by field (each item's counts already weighted by the
+    symmetries that fold it)."""
+
+    #: Solutions.
+    count: int = 0
+    #: Placements the searches made (the join lists and matches: none).
+    nodes: int = 0
+    #: Solutions the half turn fixes, and those the quarter turn fixes (the classes of queens).
+    point: int = 0
+    quarter: int = 0
+    #: Canonical solutions whose symmetry class has 1, 2, 4 or 8 members (`classes`).
+    of_1: int = 0
+    of_2: int = 0
+    of_4: int = 0
+    of_8: int = 0
+
+    def plus(self, other: Counts) -> Counts:
+        return Counts(*(a + b for a, b in zip(self, other, strict=True)))
+
+
+WIDTH = len(Counts._fields)
+
+#: Counts the items given, searching on until stop[FLAG] is set, adding its placements to
+#: stop[NODES]; the deadline only decides whether a compile may start (None in pool workers,
+#: which their parent stops).
+Run = Callable[[Any, np.ndarray, np.ndarray, "Deadline | None"], Counts]
+
+
+@dataclass(frozen=True)
+class Items:
+    """A count as `size` numbered work items: run(context, indices, stop, deadline) counts
+    some of them. `load` loads the compiled kernels in this process (before forking workers that
+    share them); `info` is what a checkpoint records beside item i's count; `slice` how many
+    items one call takes in this process (one call per item costs more than a small item)."""
+
+    fingerprint: dict[str, Any]
+    size: int
+    run: Run
+    context: Any
+    load: Callable[[], None]
+    info: Callable[[int], dict[str, Any]] | None = None
+    slice: int = 1
+
+    def partition(self) -> Partition:
+        """The items for checkpoints and Dask (`run.partition`), which take each item's count."""
+        from ....run.partition import Partition
+
+        return Partition(self.fingerprint, self.size, item_count, (self.run, self.context), self.load, self.info)
+
+
+def item_counts(context: tuple[Run, Any], i: int) -> Counts:
+    """Item i counted to its end, with its nodes: what a pool worker runs."""
+    from ...watch import tally
+
+    run, ctx = context
+    t = tally()
+    return run(ctx, np.array([i]), t, None)._replace(nodes=int(t[NODES]))
+
+
+def item_count(context: tuple[Run, Any], i: int) -> int:
+    """Item i's count: what a checkpoint records."""
+    return item_counts(context, i).count
+
+
+def count_items(
+    items: Items, workers: int, deadline: Deadline, progress: Any = None, bounded: bool = True
+) -> Counts:
+    """Every item's counts summed, on `workers` processes or in this one (`slice` items per call,
+    stopped mid-call by a watcher on Ctrl-C or at the deadline). At the deadline: Unknown, with
+    the solutions counted so far as its lower bound where `bounded` (a count, not classes)."""
+    from ...watch import watched
+
+    check = deadline.check if bounded else lambda _found: deadline.check(None)
+    if workers > 1:
+        from ....run.parallel import share_work
+
+        items.load()
+        context = (items.run, items.context)
+        return Counts(*share_work(item_counts, items.size, workers, context, WIDTH, progress, check))
+    total = Counts()
+    spent = 0.0
+    with watched(deadline) as stop:
+        for lo in range(0, items.size, items.slice):
+            start = time.perf_counter()
+            part = np.arange(lo, min(lo + items.slice, items.size))
+            got = items.run(items.context, part, stop, deadline)
+            check(total.count)  # a call stopped at the deadline: its counts are not taken
+            total = total.plus(got)
+            spent += time.perf_counter() - start
+            report(progress, lo + part.size, items.size, total.count, spent)
+        return total._replace(nodes=int(stop[NODES]))
+
+
+def fingerprint(problem: Problem, depth: int) -> dict[str, Any]:
+    """What item numbers mean: the problem (a rectangle's rows too; a square's files stay as
+    they were) and the cut, which each list adds to."""
+    shape = {} if problem.square else {"rows": problem.rows}
+    return {
+        "n": problem.n,
+        **shape,
+        "piece": problem.piece,
+        "torus": problem.torus,
+        "blocked": [list(sq) for sq in problem.blocked],
+        "fixed": [list(sq) for sq in problem.fixed],
+        "split": "rows",
+        "depth": depth,
+    }
