@@ -122,6 +122,43 @@ def test_generic_machinery_imports_no_backend():
         assert not {m for m in reach if m.startswith("nqueens_cp.backends")}, name
 
 
+ENGINE = "nqueens_cp.backends.bitmask"
+
+
+def _imports_numba(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        if any(n == "numba" or n.startswith("numba.") for n in names):
+            return True
+    return False
+
+
+def test_the_engines_compiled_code_is_all_in_its_kernels_package():
+    """The engine by role (issue 35): a module of the bitmask engine that compiles anything is
+    in `kernels/`; every other one loads numba only by calling into a kernel, so planning every
+    algorithm (the join's declared memory included) loads none."""
+    import subprocess
+    import sys
+
+    mods = _modules()
+    compiling = {name for name, path in mods.items() if name.startswith(ENGINE) and _imports_numba(path)}
+    assert compiling and all(name.startswith(f"{ENGINE}.kernels") for name in compiling), compiling
+    code = (
+        "import sys, nqueens_cp as nq\n"
+        "from nqueens_cp import Problem\n"
+        "b = nq.get_backend('bitmask')\n"
+        "boards = [Problem(n) for n in (8, 13, 15, 16, 21)] + [Problem(13, 'RN'), Problem(13, torus=True)]\n"
+        "boards += [Problem(12, blocked=[(0, 1)]), Problem(40)]\n"
+        "plans = {b.plan(p, t).algorithm for p in boards for t in ('count', 'solve', 'first')}\n"
+        "print(len(plans), 'numba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    kinds, numba_loaded = out.stdout.split()
+    assert int(kinds) >= 5 and numba_loaded == "False", out.stdout
+
+
 def test_the_graph_sees_lazy_imports():
     """Guards the walker itself: a function-level import is an edge."""
     assert "nqueens_cp.backends.bitmask.kernels.queens" in _graph()["nqueens_cp.backends.bitmask.searches"]
