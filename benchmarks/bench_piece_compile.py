@@ -31,7 +31,7 @@ slides, reach = moves(p)
 masks, one = masks_array(p)[None], np.ones(1, np.int64)
 k.count_items(masks, slides, reach, one, np.zeros(1, np.int64), tally(), 1 << 62)
 start = time.perf_counter()
-pk.kernel(pk.key(slides, reach, p.rows))(masks, reach, one, np.zeros(1, np.int64), tally())
+pk.CACHE.kernel(pk.key(slides, reach, p.rows))(masks, reach, one, np.zeros(1, np.int64), tally())
 print(time.perf_counter() - start)
 """
 

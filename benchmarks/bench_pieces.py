@@ -90,9 +90,12 @@ def kernels(p: Problem) -> tuple[Callable[[], tuple[int, int]], Callable[[], tup
 
 def mirror_count(p: Problem) -> tuple[int, int]:
     """(count, nodes) of the generic count over half the first row, or the whole one where the
-    mirror does not hold: the engine's count in one process."""
-    out = nq.get_backend("bitmask", workers=1).count(p)
-    return out.count, out.stats["nodes"]
+    mirror does not hold: the engine's items of the first two rows, in one process."""
+    from nqueens_cp.backends.base import Deadline
+    from nqueens_cp.backends.bitmask.partitions import count_items, pieces
+
+    out = count_items(pieces.items(p), 1, Deadline("bench", None))
+    return out.count, out.nodes
 
 
 def main() -> None:
