@@ -78,7 +78,7 @@ def jit_enabled() -> bool:
 
 def by_constellations(problem: Problem, task: Task = Task.COUNT) -> bool:
     """Counted by symmetry classes of ring constellations under the symmetries the problem keeps:
-    a plain board of at least 4 rows, not a torus (its translations do better: rows.first_rows).
+    a plain board of at least 4 rows, not a torus (its translations do better: tables.first_rows).
     Every plain board keeps the half turn; a square whose piece keeps all 8 symmetries (every
     leaper and rider does) keeps them as a torus too. Symmetry classes of solutions (`unique`)
     are taken under all 8 and need a piece that rides the diagonals, which no reflection can fix

@@ -115,7 +115,7 @@ def ring_lines(m: int, n: int, ring: int) -> tuple[int, int, int, int]:
 
 def translated(problem: Problem) -> bool:
     """A plain torus: moving every piece one column over maps solutions onto solutions (see
-    rows.first_rows), an n-fold symmetry beside the 8 of the square."""
+    first_rows), an n-fold symmetry beside the 8 of the square."""
     return problem.torus and problem.is_plain
 
 

@@ -16,7 +16,7 @@ The group is whatever the problem keeps (`symmetry.problem_symmetries`): all 8 f
 and rider on a square; the half turn and the two transpositions for a square whose one-way lines
 run along diagonals; the half turn alone for other one-way lines; the two reflections and the
 half turn on a rectangle. Any piece on a plain board that is not a torus is counted this way
-(a torus counts by its translations instead: rows.first_rows): the constellations are valid
+(a torus counts by its translations instead: tables.first_rows): the constellations are valid
 quadruples by the model's own attack table (`attack_table`), and each class is searched by the
 generic kernel (`kernels.generic`), with what the four pieces attack taken out of every row first.
 Plain queens have their own compiled ring count (`count_ring`).
