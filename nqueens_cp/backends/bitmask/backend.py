@@ -222,9 +222,7 @@ class BitmaskBackend(Backend):
         counts = self._count_items(problem, plan, bounded=False)
         if plan.algorithm == Algorithm.CONSTELLATIONS:
             return classes_from_symmetric(problem, counts.count, counts.point, counts.quarter, {"nodes": counts.nodes})
-        group = problem_symmetries(problem)
-        by_orbit = {size: k for size, k in zip((1, 2, 4, 8), counts[-4:], strict=True) if k}
-        return ClassCount(group, by_orbit)
+        return ClassCount(problem_symmetries(problem), counts.by_orbit())
 
     def partition(self, problem: Problem, depth: int | None = None) -> Partition:
         """The count as numbered work items, the same for every runner (this process, the pool,

@@ -39,6 +39,20 @@ class Counts(NamedTuple):
     def plus(self, other: Counts) -> Counts:
         return Counts(*(a + b for a, b in zip(self, other, strict=True)))
 
+    @classmethod
+    def of_classes(cls, by_orbit: dict[int, int]) -> Counts:
+        """The canonical solutions by the size of their class (1, 2, 4 or 8), and their sum."""
+        of = [by_orbit.get(size, 0) for size in ORBITS]
+        return cls(sum(of), 0, 0, 0, *of)
+
+    def by_orbit(self) -> dict[int, int]:
+        """The classes by their size, sizes with none left out."""
+        return {size: k for size, k in zip(ORBITS, self[-len(ORBITS) :], strict=True) if k}
+
+
+#: The sizes a class of the board's symmetries can have (they divide the 8 of the square).
+ORBITS = (1, 2, 4, 8)
+
 
 WIDTH = len(Counts._fields)
 
@@ -52,7 +66,7 @@ Run = Callable[[Any, np.ndarray, np.ndarray, "Deadline | None"], Counts]
 class Items:
     """A count as `size` numbered work items: run(context, indices, stop, deadline) counts
     some of them. `load` loads the compiled kernels in this process (before forking workers that
-    share them); `info` is what a checkpoint records beside item i's count; `slice` how many
+    share them); `info` is what a checkpoint records beside item i's count; `per_call` how many
     items one call takes in this process (one call per item costs more than a small item)."""
 
     fingerprint: dict[str, Any]
@@ -61,7 +75,7 @@ class Items:
     context: Any
     load: Callable[[], None]
     info: Callable[[int], dict[str, Any]] | None = None
-    slice: int = 1
+    per_call: int = 1
 
     def partition(self) -> Partition:
         """The items for checkpoints and Dask (`run.partition`), which take each item's count."""
@@ -87,7 +101,7 @@ def item_count(context: tuple[Run, Any], i: int) -> int:
 def count_items(
     items: Items, workers: int, deadline: Deadline, progress: Any = None, bounded: bool = True
 ) -> Counts:
-    """Every item's counts summed, on `workers` processes or in this one (`slice` items per call,
+    """Every item's counts summed, on `workers` processes or in this one (`per_call` items a call,
     stopped mid-call by a watcher on Ctrl-C or at the deadline). At the deadline: Unknown, with
     the solutions counted so far as its lower bound where `bounded` (a count, not classes)."""
     from ...watch import watched
@@ -102,9 +116,9 @@ def count_items(
     total = Counts()
     spent = 0.0
     with watched(deadline) as stop:
-        for lo in range(0, items.size, items.slice):
+        for lo in range(0, items.size, items.per_call):
             start = time.perf_counter()
-            part = np.arange(lo, min(lo + items.slice, items.size))
+            part = np.arange(lo, min(lo + items.per_call, items.size))
             got = items.run(items.context, part, stop, deadline)
             check(total.count)  # a call stopped at the deadline: its counts are not taken
             total = total.plus(got)

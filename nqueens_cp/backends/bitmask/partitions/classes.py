@@ -78,8 +78,7 @@ def run(context: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadl
                 count_canonical(batch, table, by_orbit)
     finally:
         stop[NODES] += stats.get("nodes", 0)
-    of = [int(by_orbit[size]) for size in (1, 2, 4, 8)]
-    return Counts(sum(of), 0, 0, 0, *of)
+    return Counts.of_classes({size: int(k) for size, k in enumerate(by_orbit)})
 
 
 def items(problem: Problem) -> Items:

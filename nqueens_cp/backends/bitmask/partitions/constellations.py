@@ -279,7 +279,7 @@ def items(problem: Problem, cons: Constellations | None = None) -> Items:
         (problem, cons),
         lambda: load_kernels(problem),
         lambda i: item_info(cons, i),
-        slice=SLICE,
+        per_call=SLICE,
     )
 
 
@@ -289,5 +289,6 @@ def load_kernels(problem: Problem) -> None:
     from ..kernels import generated
 
     small = Problem(8, problem.piece, torus=problem.torus)  # one kernel serves every board shape
-    run((small, constellations(small)), np.arange(len(constellations(small))), tally())
+    cons = constellations(small)
+    run((small, cons), np.arange(len(cons)), tally())
     generated.CACHE.chosen(generated.key(*moves(problem), problem.rows))  # the piece's, if on disk

@@ -75,7 +75,7 @@ def items(problem: Problem) -> Items:
         run,
         ctx,
         lambda: load_kernels(problem),
-        slice=SLICE,
+        per_call=SLICE,
     )
 
 

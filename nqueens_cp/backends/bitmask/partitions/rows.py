@@ -78,7 +78,7 @@ def items(problem: Problem, depth: int) -> Items:
         run,
         (masks, diag, subs),
         lambda: load_kernels(masks, diag),
-        slice=SLICE,
+        per_call=SLICE,
     )
 
 
