@@ -165,3 +165,29 @@ def test_a_stop_flag_ends_a_sets_listing_and_matching_inside_them():
     ones = np.ones(top.shape[0], np.int64)
     assert join.matching(top, ones, bottom, ones, space, NEVER) > 0
     assert join.matching(top, ones, bottom, ones, space, stopped) == 0
+
+
+@pytest.mark.parametrize(("seed", "small", "big", "levels", "density"), [
+    (1, 7, 40, 1, 0.2),  # no cut bits, one part-filled block
+    (2, 300, 3000, 1, 0.12),  # a few cut bits, several blocks per bucket
+    (3, 500, 6000, 5, 0.1),  # weights spread the buckets over levels
+    (4, 200, 2500, 2, 0.4),  # dense words: few pairs match
+])
+def test_the_matcher_counts_the_disjoint_pairs_a_direct_check_counts(seed, small, big, levels, density):
+    """The matcher (sieve, AND tables, the vector inner loop) against every pair tested directly,
+    on random signatures and weights: the count is the weighed number of pairs sharing no bit."""
+    from numba.typed import List
+
+    rng = np.random.default_rng(seed)
+
+    def signatures(size: int) -> np.ndarray:
+        bits = rng.random((size, 38)) < density  # 2n - 2 diagonals at n = 20
+        return (bits.astype(np.uint64) << np.arange(38, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
+
+    a, b = signatures(small), signatures(big)
+    a_weight = rng.integers(1, 3, small).astype(np.int64)
+    b_weight = rng.choice(np.arange(1, 8)[:levels], big).astype(np.int64)
+    expected = sum(int(a_weight[i]) * int(b_weight[(a[i] & b) == 0].sum()) for i in range(small))
+    assert expected > 0
+    space = List(join.new_space())
+    assert join.matching(a, a_weight, b, b_weight, space, NEVER) == expected

@@ -40,7 +40,10 @@ longest list, 6x per two columns, and is declared to the planner (`partitions.jo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ...watch import FLAG
 from .bits import ONE as _ONE
@@ -51,14 +54,63 @@ from .bits import popcount, trailing_zeros
 MAX_CUTS = 8
 #: The smallest bucket the sieve cuts down to (partials), below which a cut costs more than it saves.
 MIN_BUCKET = 256
-#: Words ANDed side by side (the matcher's inner loop holds them in four registers: one AVX2
-#: register where the CPU has it).
+#: Words ANDed side by side: the matcher's inner loop holds them in one vector (`_bucket_ones`),
+#: one AVX2 register.
 BLOCK = 4
 #: Signature bits per chunk of the AND tables: a partial ANDs one row per chunk it touches,
 #: each row the AND of up to CHUNK bits' rows, made once per list (2^CHUNK rows per chunk).
 CHUNK = 5
 #: Room for partial solutions at first (grown by doubling, so memory follows the largest list).
 FIRST_ROOM = 1 << 12
+
+
+_I64 = ir.IntType(64)
+_LANES = ir.VectorType(_I64, BLOCK)
+
+
+@intrinsic
+def _bucket_ones(typingctx, table, stride, entry, at, used, valid, first, last):
+    """The matcher's inner loop in vector code: over blocks first..last-1, the ones of
+    valid[block * BLOCK:][:BLOCK] AND table[(block * stride + entry[at + j]) * BLOCK:][:BLOCK]
+    for every j < used, summed.
+
+    Why an intrinsic: numba compiles that loop to four scalar ANDs a row, each load behind a
+    check for negative indices, and never uses the vector unit. Here a row is one BLOCK-lane
+    load and AND (one AVX2 instruction) and the ones are counted lane-wise (llvm.ctpop on the
+    vector), with the indices known non-negative (the caller's)."""
+    i64 = types.int64
+    sig = i64(table, i64, entry, i64, i64, valid, i64, i64)
+
+    def codegen(context, builder, signature, args):
+        tab, stride, ent, at, used, val, lo, hi = args
+        rows = context.make_array(signature.args[0])(context, builder, tab).data
+        entries = context.make_array(signature.args[2])(context, builder, ent).data
+        valids = context.make_array(signature.args[5])(context, builder, val).data
+        width = ir.Constant(_I64, BLOCK)
+        counted = ir.FunctionType(_LANES, [_LANES])
+        ctpop = cgutils.get_or_insert_function(builder.module, counted, f"llvm.ctpop.v{BLOCK}i64")
+        ones = cgutils.alloca_once_value(builder, ir.Constant(_LANES, None))
+        acc = cgutils.alloca_once(builder, _LANES)
+
+        def lanes(data, index):
+            where = builder.gep(data, [index], inbounds=True)
+            return builder.load(builder.bitcast(where, _LANES.as_pointer()), align=8)
+
+        with cgutils.for_range_slice(builder, lo, hi, ir.Constant(_I64, 1), intp=_I64) as (block, _):
+            base = builder.mul(block, stride)
+            builder.store(lanes(valids, builder.mul(block, width)), acc)
+            with cgutils.for_range(builder, used, intp=_I64) as loop:
+                e = builder.load(builder.gep(entries, [builder.add(at, loop.index)], inbounds=True))
+                row = lanes(rows, builder.mul(builder.add(base, e), width))
+                builder.store(builder.and_(builder.load(acc), row), acc)
+            builder.store(builder.add(builder.load(ones), builder.call(ctpop, [builder.load(acc)])), ones)
+        summed = builder.load(ones)
+        total = builder.extract_element(summed, ir.Constant(ir.IntType(32), 0))
+        for lane in range(1, BLOCK):
+            total = builder.add(total, builder.extract_element(summed, ir.Constant(ir.IntType(32), lane)))
+        return total
+
+    return sig, codegen
 
 
 @njit(cache=True, nogil=True)
@@ -351,18 +403,7 @@ def matching(small, small_weight, big, big_weight, space, stop):
         s = free
         while True:  # every group of the small list whose cut bits are disjoint from b's
             for i in range(start[s], start[s + 1]):
-                ones = 0
-                mine_at = i * chunks
-                for block in range(first[b], first[b + 1]):
-                    w = block * BLOCK
-                    a0, a1, a2, a3 = valid[w], valid[w + 1], valid[w + 2], valid[w + 3]
-                    for j in range(used[i]):
-                        o = (block * stride + np.int64(entry[mine_at + j])) * BLOCK
-                        a0 &= table[o]
-                        a1 &= table[o + 1]
-                        a2 &= table[o + 2]
-                        a3 &= table[o + 3]
-                    ones += popcount(a0) + popcount(a1) + popcount(a2) + popcount(a3)
+                ones = _bucket_ones(table, stride, entry, i * chunks, used[i], valid, first[b], first[b + 1])
                 total += weight[i] * level * ones
             if s == 0:
                 break
