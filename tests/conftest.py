@@ -180,11 +180,13 @@ def interrupt_when(args, ready: Callable[[int], bool], sig=signal.SIGINT, limit:
 
 
 def children_of_a_killed_run(
-    args, ready: Callable[[int], bool], limit: float = 60.0
+    args, ready: Callable[[int], bool], limit: float = 60.0, tmpdir: Path | None = None
 ) -> tuple[dict[int, str], bool]:
-    """Run the nqueens script with `args`, wait until `ready(pid)`, SIGKILL it (no handler runs).
-    Returns (every process below it at the kill, whether they were all gone soon after)."""
-    proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.DEVNULL)
+    """Run the nqueens script with `args` (its temporary files in `tmpdir`, if given), wait
+    until `ready(pid)`, SIGKILL it (no handler runs). Returns (every process below it at the
+    kill, whether they were all gone soon after)."""
+    env = {**os.environ, "TMPDIR": str(tmpdir)} if tmpdir is not None else None
+    proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.DEVNULL, env=env)
     try:
         deadline = time.monotonic() + limit
         while proc.poll() is None and not ready(proc.pid) and time.monotonic() < deadline:

@@ -293,9 +293,13 @@ def test_the_program_dies_with_verify_killed_outright(tmp_path):
     parent-death signal, as the harness's workers do."""
     marker = tmp_path / "started"
     prog = f"{sys.executable} -c 'import pathlib, time; pathlib.Path(\"{marker}\").touch(); time.sleep(120)'"
-    program, ended = children_of_a_killed_run(["verify", 6, "--against", prog], lambda _: marker.exists(), 30)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    args = ["verify", 6, "--against", prog]
+    program, ended = children_of_a_killed_run(args, lambda _: marker.exists(), 30, tmpdir=scratch)
     assert marker.exists() and len(program) == 2, "the program (under its guardian) was not seen running"
     assert ended, "the program outlived verify killed with SIGKILL"
+    assert list(scratch.iterdir()) == [], "the folder of the program's output outlived verify"
 
 
 @settings(max_examples=40, deadline=None)

@@ -78,10 +78,13 @@ def test_a_signal_stops_minizinc_and_its_solver_at_once(sig, code):
 
 @pytest.mark.slow
 @pytest.mark.timeout(60)
-def test_kill_9_of_ours_ends_minizinc_and_its_solver():
-    kids, ended = children_of_a_killed_run(["count", 15, "-b", "minizinc"], has_descendant("fzn-gecode"))
+def test_kill_9_of_ours_ends_minizinc_and_its_solver(tmp_path):
+    """... and left its folder (the model, MiniZinc's FlatZinc) in /tmp, once per test run."""
+    args = ["count", 15, "-b", "minizinc"]
+    kids, ended = children_of_a_killed_run(args, has_descendant("fzn-gecode"), tmpdir=tmp_path)
     assert any(name.startswith("fzn-gecode") for name in kids.values())
     assert ended, "the solver outlived a run killed with SIGKILL"
+    assert list(tmp_path.iterdir()) == [], "the run's folder outlived it"
 
 
 def test_minizinc_missing_is_said_and_left_out_of_the_defaults(monkeypatch):

@@ -70,9 +70,12 @@ def test_kill_9_of_ours_ends_a_sat_binarys_own_child(tmp_path):
     solver.write_text("#!/bin/sh\nsleep 61.5 &\nsleep 62.5\n")
     solver.chmod(0o755)
     args = ["count", "8", "-b", "sat", "--sat-solver", f"cmd:{solver}"]
-    kids, ended = children_of_a_killed_run(args, has_descendant("sleep"))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    kids, ended = children_of_a_killed_run(args, has_descendant("sleep"), tmpdir=scratch)
     assert list(kids.values()).count("sleep") == 2, kids
     assert ended, "the solver's child outlived a run killed with SIGKILL"
+    assert list(scratch.iterdir()) == [], "the run's CNF folder outlived it"
 
 
 def test_a_program_that_prints_without_end_is_bounded(tmp_path):

@@ -139,7 +139,7 @@ class MiniZincBackend(Backend):
             with errors.open("wb") as err:
                 # MiniZinc's own temporary files (mznfile*.fzn) go in our folder, and with it
                 env = {**os.environ, "TMPDIR": tmp}
-                for line in lines_of([*args, str(model), str(data)], err, poll=poll, env=env):
+                for line in lines_of([*args, str(model), str(data)], err, poll=poll, env=env, scratch=tmp):
                     message = _message(line)
                     kind = message.get("type")
                     if kind == "solution":

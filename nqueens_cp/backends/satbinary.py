@@ -85,7 +85,8 @@ def _run(words: list[str], cnf: Path, deadline: Deadline, found: int, nv: int) -
     out = cnf.with_suffix(".out")
     bound = output_bound(nv)
     with out.open("wb") as sink:
-        code = run_group(args, sink, poll=lambda: deadline.check(found), max_file=bound)  # the limit and a stop end it
+        # the limit and a stop end it; a kill of ours leaves its folder to the guardian
+        code = run_group(args, sink, poll=lambda: deadline.check(found), max_file=bound, scratch=cnf.parent)
     if out.stat().st_size >= bound:
         raise BackendError(f"sat: {Path(words[0]).name} printed more than {bound >> 20} MB for one model; stopped")
     return _answer(words[0], out.read_text(errors="replace"), code)

@@ -75,7 +75,7 @@ def program_output(args: list[str], time_limit: float) -> Iterator[Path]:
         out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
         with out_path.open("wb") as out, err_path.open("wb") as err:
             try:
-                code = run_group(args, out, err, timeout=time_limit)
+                code = run_group(args, out, err, timeout=time_limit, scratch=tmp)
             except subprocess.TimeoutExpired:
                 raise ProgramTimeout(f"{shlex.join(args)} did not finish within {time_limit:g} s") from None
             except OSError as exc:

@@ -6,13 +6,18 @@ group leaves that solver running; `kill -9` of ours reaches only our direct chil
 parent-death signal. The guardian is a child subreaper (Linux's PR_SET_CHILD_SUBREAPER): every
 process the program starts, and every orphan among their descendants, stays in its tree, so it
 can find them all in /proc and kill them. It does so when the program exits, when it is told
-to stop (SIGTERM, SIGINT, SIGHUP), and when we die (its parent-death signal is SIGTERM), then
+to stop (SIGTERM, SIGINT, SIGHUP), and when we die (its parent-death signal, SIGUSR1), then
 reaps them all, so their CPU time reaches us through the usual wait. It ends as the program
 did: with its exit code, or killed by the same signal.
 
-Run as a script with only the standard library's lightest modules (`python -I -S guard.py PARENT FSIZE -- ARGS`):
-it must start in milliseconds. FSIZE, when not 0, bounds every file the program writes
-(RLIMIT_FSIZE), so that a program that prints without end cannot fill the disk.
+Run as a script with only the standard library's lightest modules
+(`python -I -S guard.py PARENT FSIZE SCRATCH -- ARGS`): it must start in milliseconds. FSIZE,
+when not 0, bounds every file the program writes (RLIMIT_FSIZE), so that a program that prints
+without end cannot fill the disk. SCRATCH, when not "-", is the folder we made for the program's
+files: if we die (`kill -9` runs no clean-up of ours), the guardian removes it once the tree has
+ended, so that a killed run leaves no files behind either. Our death is told by its own signal,
+not by asking for our parent: while a killed process's other threads end, its children still
+see it as their parent.
 """
 
 from __future__ import annotations
@@ -26,6 +31,13 @@ import sys
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _STOPPING = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+#: The parent-death signal: one of its own, so that the guardian knows who has gone.
+_ORPHANED = signal.SIGUSR1
+
+#: Whether the parent has died (its scratch folder is then ours to remove).
+_orphan = False
+#: Whether the guardian is ending the tree: a second signal must not interrupt that.
+_stopping = False
 
 
 class _Stop(Exception):
@@ -35,7 +47,16 @@ class _Stop(Exception):
 
 
 def _raise_stop(signum: int, _frame: object) -> None:
-    raise _Stop(signum)
+    global _stopping
+    if not _stopping:
+        _stopping = True
+        raise _Stop(signum)
+
+
+def _parent_died(_signum: int, frame: object) -> None:
+    global _orphan
+    _orphan = True
+    _raise_stop(signal.SIGTERM, frame)
 
 
 def _descendants(root: int) -> list[int]:
@@ -90,12 +111,30 @@ def _reap(block: bool) -> None:
             return
 
 
+def _remove(folder: str) -> None:
+    """The folder and everything in it, as far as it can be removed (links are not followed)."""
+    for root, dirs, files in os.walk(folder, topdown=False):
+        for name in files + dirs:
+            path = os.path.join(root, name)
+            try:
+                if os.path.isdir(path) and not os.path.islink(path):
+                    os.rmdir(path)
+                else:
+                    os.unlink(path)
+            except OSError:
+                pass
+    try:  # noqa: SIM105
+        os.rmdir(folder)
+    except OSError:
+        pass
+
+
 def _start(args: list[str], fsize: int) -> int:
     pid = os.fork()
     if pid:
         return pid
     try:  # the child: the program, with default signals and the bound on its files
-        for signum in _STOPPING:
+        for signum in (*_STOPPING, _ORPHANED):
             signal.signal(signum, signal.SIG_DFL)
         if fsize:
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
@@ -105,18 +144,33 @@ def _start(args: list[str], fsize: int) -> int:
     os._exit(127)
 
 
+def _ending() -> None:
+    """From here on, what is left is ended whatever comes (a parent's death is still noted)."""
+    global _stopping
+    _stopping = True
+    for signum in _STOPPING:
+        signal.signal(signum, signal.SIG_IGN)
+
+
+def _orphaned(parent: int, scratch: str) -> None:
+    """Remove the scratch folder if its owner, our parent, has died (else it removes it)."""
+    if scratch != "-" and (_orphan or os.getppid() != parent):
+        _remove(scratch)
+
+
 def main(argv: list[str]) -> None:
-    parent, fsize, args = int(argv[0]), int(argv[1]), argv[3:]
+    parent, fsize, scratch, args = int(argv[0]), int(argv[1]), argv[2], argv[4:]
     for signum in _STOPPING:
         signal.signal(signum, _raise_stop)
+    signal.signal(_ORPHANED, _parent_died)
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    libc.prctl(_PR_SET_PDEATHSIG, _ORPHANED, 0, 0, 0)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # ending by the program's signal dumps nothing
     status = None
     try:
         if os.getppid() != parent:  # we died before the parent-death signal was asked for
-            raise _Stop(signal.SIGTERM)
+            _parent_died(_ORPHANED, None)
         program = _start(args, fsize)
         while status is None:
             try:
@@ -125,14 +179,14 @@ def main(argv: list[str]) -> None:
                 break
             if pid == program:
                 status = wait_status
-        for signum in _STOPPING:  # the program is done: what is left is ended whatever comes
-            signal.signal(signum, signal.SIG_IGN)
+        _ending()  # the program is done
         _end_all()
     except _Stop as stop:
-        for signum in _STOPPING:
-            signal.signal(signum, signal.SIG_IGN)
+        _ending()
         _end_all()
+        _orphaned(parent, scratch)
         os._exit(128 + stop.signum)
+    _orphaned(parent, scratch)
     code = 1 if status is None else os.waitstatus_to_exitcode(status)
     if code < 0:  # end as the program did, killed by its signal
         try:  # noqa: SIM105

@@ -45,13 +45,16 @@ def _start(
     stderr: IO[bytes] | int,
     max_file: int | None = None,
     env: dict[str, str] | None = None,
+    scratch: str | Path | None = None,
 ) -> subprocess.Popen:
     """The program under a guardian (`guard`) in a process group of its own, the guardian
-    ended by the kernel if this process dies (and the program's whole tree with it). Raises
-    FileNotFoundError when the program is not found, as starting it directly would."""
+    ended by the kernel if this process dies (and the program's whole tree with it, then the
+    `scratch` folder, which our own clean-up would have removed). Raises FileNotFoundError
+    when the program is not found, as starting it directly would."""
     if shutil.which(args[0]) is None:
         raise FileNotFoundError(errno.ENOENT, "no such program (or not executable)", args[0])
-    guard = [sys.executable, "-I", "-S", _GUARD, str(os.getpid()), str(max_file or 0), "--", *args]
+    folder = str(scratch) if scratch is not None else "-"
+    guard = [sys.executable, "-I", "-S", _GUARD, str(os.getpid()), str(max_file or 0), folder, "--", *args]
     return subprocess.Popen(
         guard,
         stdout=stdout,
@@ -84,13 +87,15 @@ def run_group(
     timeout: float | None = None,
     poll: Callable[[], None] | None = None,
     max_file: int | None = None,
+    scratch: str | Path | None = None,
 ) -> int:
     """The program's exit code (negative: the signal that killed it). Past `timeout` seconds
     raises subprocess.TimeoutExpired; `poll`, called every POLL_SECONDS, stops the wait by
     raising. Either way, and on Ctrl-C, the program's tree is ended before this returns or
     raises. `max_file` bounds the bytes it may write to any file (its output too: it is killed
-    by SIGXFSZ past it). OSError if it cannot start."""
-    proc = _start(args, stdout, stderr, max_file)
+    by SIGXFSZ past it). `scratch`, the folder of the program's files, is removed if we are
+    killed outright. OSError if it cannot start."""
+    proc = _start(args, stdout, stderr, max_file, scratch=scratch)
     try:
         if poll is None:
             return proc.wait(timeout=timeout)
@@ -108,6 +113,7 @@ def lines_of(
     stderr: IO[bytes] | int = subprocess.DEVNULL,
     poll: Callable[[], None] | None = None,
     env: dict[str, str] | None = None,
+    scratch: str | Path | None = None,
 ) -> Iterator[bytes]:
     """The program's output lines as it prints them (a solver streaming its solutions), run as
     `run_group` runs a program. A reader thread hands the lines over, so the caller's `poll` is
@@ -115,7 +121,7 @@ def lines_of(
     raising, Ctrl-C, the caller closing the generator) ends the program's tree at once. The
     exit code is returned as the generator's value. A line longer than MAX_LINE bytes raises
     ProgramOutputError: the output taken is bounded."""
-    proc = _start(args, subprocess.PIPE, stderr, env=env)
+    proc = _start(args, subprocess.PIPE, stderr, env=env, scratch=scratch)
     lines: queue.Queue[bytes | None] = queue.Queue(maxsize=1024)  # bounded: a flood waits for us
     stdout = proc.stdout
     assert stdout is not None
