@@ -6,6 +6,7 @@ symmetries say from counts of that board with long diagonals blocked."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -158,13 +159,38 @@ def test_a_stop_flag_ends_a_sets_listing_and_matching_inside_them():
     space = List(join.new_space())  # a typed list, as count_sets makes it (a Python list is reflected)
     forbid, stopped = np.zeros(n, np.uint64), np.ones(2, np.int64)
     columns = np.uint64(0b100110101100)  # 6 of 12 columns with top partials
-    top = join.listed(n, 0, h, columns, forbid, space, join.SLOT_TOP, NEVER).copy()
+    upper, lower, _, _ = join.quarter_tables(n)
+    top = join.listed(n, 0, h, columns, forbid, upper, lower, space, join.SLOT_TOP, NEVER).copy()
     assert top.shape[0] > 0
-    assert join.listed(n, 0, h, columns, forbid, space, join.SLOT_TOP, stopped).shape[0] == 0
+    assert join.listed(n, 0, h, columns, forbid, upper, lower, space, join.SLOT_TOP, stopped).shape[0] == 0
     bottom = join.flipped(top, n, space, join.SLOTS - 1).copy()
     ones = np.ones(top.shape[0], np.int64)
     assert join.matching(top, ones, bottom, ones, space, NEVER) > 0
     assert join.matching(top, ones, bottom, ones, space, stopped) == 0
+
+
+@pytest.mark.parametrize("n", [12, 13])
+def test_a_half_from_the_quarters_listed_once_is_the_half_searched_for_its_columns(n):
+    """Each quarter is listed once for all column sets (quarter_tables) where it is small, and
+    searched per column set where it is not: both give a half the same partials, for every
+    column set of both halves."""
+    from numba.typed import List
+
+    space = List(join.new_space())
+    tables = join.quarter_tables(n)
+    assert all(first.shape[0] > 0 for first, _, _ in tables[: 2 + 2 * (n % 2)])
+    searched = (np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.uint64))
+    h, forbid = n // 2, join._quarters(n)[1]
+    halves = [(0, h, tables[0], tables[1])] + ([(h, n - h, tables[2], tables[3])] if n % 2 else [])
+    sizes = []
+    for r0, rows, upper, lower in halves:
+        for columns in itertools.combinations(range(n), rows):
+            c = np.uint64(sum(1 << x for x in columns))
+            once = np.sort(join.listed(n, r0, rows, c, forbid, upper, lower, space, join.SLOT_TOP, NEVER))
+            each = np.sort(join.listed(n, r0, rows, c, forbid, searched, searched, space, join.SLOT_TOP, NEVER))
+            assert np.array_equal(once, each), (r0, columns)
+            sizes.append(once.shape[0])
+    assert max(sizes) > 0
 
 
 @pytest.mark.parametrize(("seed", "small", "big", "levels", "density"), [

@@ -13,9 +13,11 @@ counter joins partial boards instead. This is a join of our own, in the engine's
   can, n - 1 of each direction, so a partial is a 2n - 2 bit signature and a pair matches when
   the AND of the two words is zero (one word up to n = 33).
 - A half's partials are themselves a join, of its two quarters (its first rows and the rest):
-  each quarter is listed once per C by a short search and grouped by the columns it uses, and
-  pairs from complementary groups are kept where their diagonals differ. A search of the half
-  would visit many nodes per partial; the quarters' join tries about 11 pairs per partial.
+  each quarter's placements are grouped by the columns they use, and pairs from complementary
+  groups are kept where their diagonals differ. A search of the half would visit many nodes
+  per partial; the quarters' join tries about 11 pairs per partial. A quarter's placements on
+  any columns are listed once (quarter_tables), not searched again for each C, where they are
+  few enough (MOST_LISTED_ONCE).
 - The larger list is stored bit-transposed, a word per group of 64 partials, and only the bits
   set on both sides count. Up to MAX_CUTS "cut" bits, those most often set on both sides,
   split it into buckets, and a partial of the smaller list visits only the buckets whose cut
@@ -183,15 +185,47 @@ SLOTS = 10  # the last two hold the flipped lists
 
 
 @njit(cache=True, nogil=True)
-def _by_positions(n, r0, rows, allowed, forbid, position, width, seam, space, slot):
-    """The placements of _placements grouped by the positions they use: (first, seen, sig),
-    the group of position mask s being first[s]:first[s + 1] (counting sort, 2^width groups),
-    seen the diagonals a placement shares with the rows on the other side of the row `seam`
-    and sig its part of the signature (see listed). In space[slot], 2 words each."""
+def _binomials(n):
+    """binomial[a, b] = a choose b, for a, b <= n."""
+    binomial = np.zeros((n + 1, n + 1), np.int64)
+    for a in range(n + 1):
+        binomial[a, 0] = 1
+        for b in range(1, a + 1):
+            binomial[a, b] = binomial[a - 1, b - 1] + binomial[a - 1, b]
+    return binomial
+
+
+@njit(cache=True, nogil=True)
+def _rank(s, column, binomial):
+    """The rank of the set of columns column[p] for the bits p of s among the sets of as many
+    columns (the combinatorial number system: the sum of (c_i choose i + 1) over its columns
+    in increasing order), so that the groups of a quarter need an index only as long as the
+    number of column sets it can use."""
+    rank, i = 0, 0
+    while s != 0:
+        rank += binomial[column[trailing_zeros(np.uint64(s))], i + 1]
+        i += 1
+        s &= s - 1
+    return rank
+
+
+@njit(cache=True, nogil=True)
+def _grouped(n, r0, rows, allowed, forbid, seam, space, slot):
+    """The placements of _placements over the columns `allowed`, grouped by the columns they
+    use: (first, seen, sig), the group of the column set of rank i (_rank, the columns numbered
+    by their position within `allowed`) being first[i]:first[i + 1] (a counting sort), seen the
+    diagonals a placement shares with the rows on the other side of the row `seam` and sig its
+    part of the signature (see listed). In space[slot], 2 words each."""
     h = np.uint64(n // 2)
     window = (_ONE << np.uint64(n - 1)) - _ONE
     shift = np.uint64(n - 1)
     at_seam = np.uint64(seam)
+    position = np.zeros(n, np.int64)
+    width = 0
+    for c in range(n):
+        if (allowed >> np.uint64(c)) & _ONE:
+            position[c] = 1 << width
+            width += 1
     while True:
         raw = _scratch(space, SLOT_PLACED, 3 << 10)
         room = raw.shape[0] // 3
@@ -200,11 +234,14 @@ def _by_positions(n, r0, rows, allowed, forbid, position, width, seam, space, sl
         if k >= 0:
             break
         space[SLOT_PLACED] = np.empty(6 * room, np.uint64)
-    first = np.zeros((1 << width) + 1, np.int64)
+    binomial = _binomials(n)
+    numbered = np.arange(n)
+    first = np.zeros(binomial[width, rows] + 1, np.int64)
     for i in range(k):
+        pos[i] = _rank(pos[i], numbered, binomial)
         first[pos[i] + 1] += 1
-    for s in range(1 << width):
-        first[s + 1] += first[s]
+    for i in range(first.shape[0] - 1):
+        first[i + 1] += first[i]
     at = first[:-1].copy()
     grouped = _scratch(space, slot, 2 * k)
     seen, sig = grouped[:k], grouped[k : 2 * k]
@@ -216,44 +253,112 @@ def _by_positions(n, r0, rows, allowed, forbid, position, width, seam, space, sl
     return first, seen, sig
 
 
+#: The most placements of a quarter listed once for every column set (quarter_tables): 32 MB.
+MOST_LISTED_ONCE = 1 << 21
+
+
 @njit(cache=True, nogil=True)
-def listed(n, r0, rows, allowed, forbid, space, slot, stop):
+def _quarters(n):
+    """The quarters of the half-boards on an n x n board, as (first row, rows) pairs: the top
+    half's two, then (odd n) the bottom half's, whose rows leave the long diagonals (forbid)."""
+    h = n // 2
+    if n % 2 == 0:
+        return np.array([0, h // 2, h // 2, h - h // 2], np.int64), np.zeros(n, np.uint64)
+    forbid = np.zeros(n, np.uint64)  # the bottom half (with the middle row) leaves its long diagonals but the centre
+    for r in range(h + 1, n):
+        forbid[r] = (_ONE << np.uint64(r)) | (_ONE << np.uint64(n - 1 - r))
+    b = n - h
+    return np.array([0, h // 2, h // 2, h - h // 2, h, b // 2, h + b // 2, b - b // 2], np.int64), forbid
+
+
+@njit(cache=True, nogil=True)
+def quarter_tables(n):
+    """The quarters' placements over all n columns, grouped as _grouped groups them, listed
+    once for every column set where a quarter has at most MOST_LISTED_ONCE placements (an
+    empty table otherwise: that quarter is searched per column set). Listing them once saves
+    a search per quarter and column set."""
+    rows_of, forbid = _quarters(n)
+    full = (_ONE << np.uint64(n)) - _ONE
+    tables = []
+    for q in range(4):
+        first, seen, sig = np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.uint64)
+        if 2 * q < rows_of.shape[0]:
+            r0, rows = rows_of[2 * q], rows_of[2 * q + 1]
+            seam = r0 + rows if q % 2 == 0 else r0
+            room = 1 << 12
+            while True:  # room for them, doubled up to the most listed once
+                placed = np.empty(3 * room, np.uint64)
+                d1, d2, pos = placed[:room], placed[room : 2 * room], placed[2 * room :].view(np.int64)
+                k = _placements(n, r0, rows, full, forbid, np.zeros(n, np.int64), d1, d2, pos)
+                if k >= 0 or room >= MOST_LISTED_ONCE:
+                    break
+                room *= 2
+            if k >= 0:
+                space = new_space()
+                space[SLOT_PLACED] = placed
+                f, a, b = _grouped(n, r0, rows, full, forbid, seam, space, SLOT_UPPER)
+                first, seen, sig = f.copy(), a.copy(), b.copy()
+        tables.append((first, seen, sig))
+    return tables[0], tables[1], tables[2], tables[3]
+
+
+@njit(cache=True, nogil=True)
+def listed(n, r0, rows, allowed, forbid, upper_table, lower_table, space, slot, stop):
     """The signatures of the partial solutions on `rows` rows from r0 in the columns `allowed`
     (as many as rows), less the columns forbid[r] in each row r, in space[slot]. Bits 0..n-2
     are the / diagonals r + c = h..h+n-2 and bits n-1..2n-3 the \\ diagonals r - c + n - 1 in
     the same range, h = n // 2.
 
     The half is itself a join of two quarters, its first rows // 2 rows and the rest: each is
-    listed by a search over all of `allowed` and grouped by the columns it uses, and a partial
-    is a pair from complementary groups whose diagonals differ (only the 2n - 2 that cross the
-    seam between them can be shared: one word, `seen`), found by a branch-free scan
-    (about 11 pairs tried per partial at n = 18, where a search of the half visits far more
-    nodes per leaf)."""
-    position = np.zeros(n, np.int64)
+    grouped by the columns it uses, from its table (quarter_tables) or, where that is empty,
+    from a search over all of `allowed`, and a partial is a pair from complementary groups
+    whose diagonals differ (only the 2n - 2 that cross the seam between them can be shared:
+    one word, `seen`), found by a branch-free scan (about 11 pairs tried per partial at n = 18,
+    where a search of the half visits far more nodes per leaf)."""
+    upper = rows // 2
+    seam = r0 + upper
+    column = np.zeros(n, np.int64)  # the columns of `allowed`, in order
     width = 0
     for c in range(n):
         if (allowed >> np.uint64(c)) & _ONE:
-            position[c] = 1 << width
+            column[width] = c
             width += 1
-    upper = rows // 2
-    seam = r0 + upper
-    f1, a, sa = _by_positions(n, r0, upper, allowed, forbid, position, width, seam, space, SLOT_UPPER)
-    f2, b, sb = _by_positions(n, seam, rows - upper, allowed, forbid, position, width, seam, space, SLOT_LOWER)
+    numbered = np.arange(n)
+    f1, a, sa = upper_table
+    column_1 = column
+    if f1.shape[0] == 0:
+        f1, a, sa = _grouped(n, r0, upper, allowed, forbid, seam, space, SLOT_UPPER)
+        column_1 = numbered
+    f2, b, sb = lower_table
+    column_2 = column
+    if f2.shape[0] == 0:
+        f2, b, sb = _grouped(n, seam, rows - upper, allowed, forbid, seam, space, SLOT_LOWER)
+        column_2 = numbered
+    binomial = _binomials(n)
     every = (1 << width) - 1
     out = _scratch(space, slot, FIRST_ROOM)
     k = 0
-    for s in range(1 << width):
+    s = (1 << upper) - 1
+    while s <= every:  # every set of `upper` of the columns (Gosper's rule)
         if stop[FLAG] != 0:  # (the caller discards what a stopped call returns)
             return out[:k]
-        lo, hi = f2[every ^ s], f2[(every ^ s) + 1]
-        if f1[s + 1] == f1[s] or hi == lo:
+        u = _rank(s, column_1, binomial)
+        v = _rank(every ^ s, column_2, binomial)
+        if s == 0:
+            s = every + 1
+        else:
+            low = s & -s
+            ripple = s + low
+            s = (((ripple ^ s) >> 2) // low) | ripple
+        lo, hi = f2[v], f2[v + 1]
+        if f1[u + 1] == f1[u] or hi == lo:
             continue
-        need = k + (f1[s + 1] - f1[s]) * (hi - lo)
+        need = k + (f1[u + 1] - f1[u]) * (hi - lo)
         if need > out.shape[0]:
             grown = np.empty(2 * need, np.uint64)
             grown[:k] = out[:k]
             space[slot] = out = grown
-        for i in range(f1[s], f1[s + 1]):
+        for i in range(f1[u], f1[u + 1]):
             x, xs = a[i], sa[i]
             for j in range(lo, hi):
                 out[k] = xs | sb[j]
@@ -501,7 +606,7 @@ def _weighed(top, bottom, diagonals, unoccupied, left_out, space, stop):
 
 
 @njit(cache=True, nogil=True)
-def _count_set(n, c, weight, space, stop):
+def _count_set(n, c, weight, tables, space, stop):
     """The solutions of the column set c's class, `weight` sets (see column_sets), counted
     under the long diagonals' symmetries as well as the mirrors:
     - The reflection in the anti-diagonal (r, c) -> (n - 1 - c, n - 1 - r) keeps every square
@@ -521,19 +626,17 @@ def _count_set(n, c, weight, space, stop):
     h = n // 2
     full = (_ONE << np.uint64(n)) - _ONE
     other = full & ~c
-    forbid = np.zeros(n, np.uint64)
+    _, forbid = _quarters(n)
     diagonals = (_ONE << np.uint64(n - 1 - h)) | (_ONE << np.uint64(2 * n - 2 - h))
-    if n % 2 == 1:  # the bottom half (with the middle row) leaves its long diagonals but the centre
-        for r in range(h, n):
-            if r != h:
-                forbid[r] = (_ONE << np.uint64(r)) | (_ONE << np.uint64(n - 1 - r))
-        top = listed(n, 0, h, c, forbid, space, SLOT_TOP, stop)
-        bottom = listed(n, h, n - h, other, forbid, space, SLOT_UNDER, stop)
+    t0, t1, t2, t3 = tables
+    if n % 2 == 1:
+        top = listed(n, 0, h, c, forbid, t0, t1, space, SLOT_TOP, stop)
+        bottom = listed(n, h, n - h, other, forbid, t2, t3, space, SLOT_UNDER, stop)
         return weight * _weighed(top, bottom, diagonals, 1, _ZERO, space, stop)  # (forbid left them out)
     mirror = _mirror(c, n)
     mine = 1 if mirror == c else 2  # the sets c's mirror image adds
-    top = listed(n, 0, h, c, forbid, space, SLOT_TOP, stop)
-    under = listed(n, 0, h, other, forbid, space, SLOT_UNDER, stop)
+    top = listed(n, 0, h, c, forbid, t0, t1, space, SLOT_TOP, stop)
+    under = listed(n, 0, h, other, forbid, t0, t1, space, SLOT_UNDER, stop)
     if other == mirror:  # the complement is in c's own class
         return mine * _weighed(top, flipped(under, n, space, SLOTS - 2), diagonals, 1, diagonals, space, stop)
     both = _weighed(top, flipped(under, n, space, SLOTS - 2), diagonals, 2, diagonals, space, stop)
@@ -542,16 +645,24 @@ def _count_set(n, c, weight, space, stop):
 
 
 @njit(cache=True, nogil=True)
-def count_sets(n, sets, weights, stop):
-    """The weighted solutions over the top column sets `sets`. A set flag (stop[FLAG], watch.py)
-    ends the call within a set's listing or matching; the caller then discards what it returns."""
+def count_with(n, sets, weights, tables, stop):
+    """The weighted solutions over the top column sets `sets`, the quarters listed once in
+    `tables` (quarter_tables(n), kept from one call to the next). A set flag (stop[FLAG],
+    watch.py) ends the call within a set's listing or matching; the caller then discards what
+    it returns."""
     total = 0
     space = new_space()
     for i in range(sets.shape[0]):
         if stop[FLAG] != 0:
             return total
-        total += _count_set(n, sets[i], weights[i], space, stop)
+        total += _count_set(n, sets[i], weights[i], tables, space, stop)
     return total
+
+
+@njit(cache=True, nogil=True)
+def count_sets(n, sets, weights, stop):
+    """count_with, the quarters listed for this call."""
+    return count_with(n, sets, weights, quarter_tables(n), stop)
 
 
 @njit(cache=True, nogil=True)

@@ -5,6 +5,7 @@ runs: planning loads no numba)."""
 
 from __future__ import annotations
 
+from functools import cache
 from math import comb
 
 import numpy as np
@@ -37,6 +38,10 @@ LONGEST = {16: 2848, 17: 12836, 18: 16022, 19: 74300, 20: 98560, 21: 568844, 22:
 BYTES_PER_PARTIAL = 256
 #: Column sets, weights and the compiled kernels, besides the lists.
 BASE_BYTES = 64 << 20
+#: The placements of the quarters listed once (kernels.join.quarter_tables), by n (counted; at
+#: most 2^21 a quarter): 16 bytes each are kept, and up to 64 more are used while they are
+#: listed; a quarter with more placements takes 48 MB to find out.
+LISTED_ONCE = {16: 39376, 17: 179512, 18: 357964, 19: 1053916, 20: 1309096, 21: 2403902, 22: 1224212}
 
 
 def memory(n: int) -> int:
@@ -44,7 +49,8 @@ def memory(n: int) -> int:
     the plan before anything is allocated."""
     longest = LONGEST.get(n) or LONGEST[22 - n % 2] * 6 ** ((n - 22 + n % 2) // 2)
     sets = comb(n, n // 2) * 16  # column sets and weights
-    return BASE_BYTES + sets + int(1.5 * longest) * BYTES_PER_PARTIAL
+    quarters = 80 * LISTED_ONCE.get(n, 4 << 21) + (48 << 20 if n > 20 else 0)
+    return BASE_BYTES + sets + quarters + int(1.5 * longest) * BYTES_PER_PARTIAL
 
 
 Context = tuple[int, np.ndarray, np.ndarray]
@@ -54,15 +60,25 @@ def context(problem: Problem) -> Context:
     return (problem.n, *column_sets(problem.n))
 
 
+@cache
+def _quarter_tables(n: int) -> tuple:
+    """The quarters listed once, for every work item this process counts (a worker's, or ours
+    for the whole count)."""
+    from ..kernels.join import quarter_tables
+
+    return quarter_tables(n)
+
+
 def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, _deadline: Deadline | None = None) -> Counts:
     """Work items `indices`: PER_ITEM column sets each."""
-    from ..kernels.join import count_sets
+    from ..kernels.join import count_with
 
     n, sets, weights = ctx
+    tables = _quarter_tables(n)
     total = 0
     for i in indices.tolist():
         part = slice(i * PER_ITEM, (i + 1) * PER_ITEM)
-        total += int(count_sets(n, sets[part], weights[part], stop))
+        total += int(count_with(n, sets[part], weights[part], tables, stop))
     return Counts(total)
 
 
