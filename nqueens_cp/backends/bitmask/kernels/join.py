@@ -56,7 +56,7 @@ from .bits import popcount, trailing_zeros
 MAX_CUTS = 8
 #: The smallest bucket the sieve cuts down to (partials), below which a cut costs more than it saves.
 MIN_BUCKET = 256
-#: Words ANDed side by side: the matcher's inner loop holds them in one vector (`_bucket_ones`),
+#: Words ANDed side by side: the matcher's inner loop holds them in one vector (`_run_ones`),
 #: one AVX2 register.
 BLOCK = 4
 #: Signature bits per chunk of the AND tables: a partial ANDs one row per chunk it touches,
@@ -71,24 +71,27 @@ _LANES = ir.VectorType(_I64, BLOCK)
 
 
 @intrinsic
-def _bucket_ones(typingctx, table, stride, entry, at, used, valid, first, last):
-    """The matcher's inner loop in vector code: over blocks first..last-1, the ones of
-    valid[block * BLOCK:][:BLOCK] AND table[(block * stride + entry[at + j]) * BLOCK:][:BLOCK]
-    for every j < used, summed.
+def _run_ones(typingctx, table, stride, entry, used, chunks, lo, hi, valid, first, last):
+    """The matcher's inner loop in vector code: for each small partial i in lo..hi-1 and each
+    block in first..last-1, the ones of valid[block * BLOCK:][:BLOCK] AND
+    table[(block * stride + entry[i * chunks + j]) * BLOCK:][:BLOCK] for every j < used[i],
+    all summed (a run of partials of one weight, so the lanes are summed once per run).
 
     Why an intrinsic: numba compiles that loop to four scalar ANDs a row, each load behind a
     check for negative indices, and never uses the vector unit. Here a row is one BLOCK-lane
     load and AND (one AVX2 instruction) and the ones are counted lane-wise (llvm.ctpop on the
     vector), with the indices known non-negative (the caller's)."""
     i64 = types.int64
-    sig = i64(table, i64, entry, i64, i64, valid, i64, i64)
+    sig = i64(table, i64, entry, used, i64, i64, i64, valid, i64, i64)
 
     def codegen(context, builder, signature, args):
-        tab, stride, ent, at, used, val, lo, hi = args
+        tab, stride, ent, use, chunks, lo, hi, val, first, last = args
         rows = context.make_array(signature.args[0])(context, builder, tab).data
         entries = context.make_array(signature.args[2])(context, builder, ent).data
-        valids = context.make_array(signature.args[5])(context, builder, val).data
+        uses = context.make_array(signature.args[3])(context, builder, use).data
+        valids = context.make_array(signature.args[7])(context, builder, val).data
         width = ir.Constant(_I64, BLOCK)
+        one = ir.Constant(_I64, 1)
         counted = ir.FunctionType(_LANES, [_LANES])
         ctpop = cgutils.get_or_insert_function(builder.module, counted, f"llvm.ctpop.v{BLOCK}i64")
         ones = cgutils.alloca_once_value(builder, ir.Constant(_LANES, None))
@@ -98,14 +101,17 @@ def _bucket_ones(typingctx, table, stride, entry, at, used, valid, first, last):
             where = builder.gep(data, [index], inbounds=True)
             return builder.load(builder.bitcast(where, _LANES.as_pointer()), align=8)
 
-        with cgutils.for_range_slice(builder, lo, hi, ir.Constant(_I64, 1), intp=_I64) as (block, _):
-            base = builder.mul(block, stride)
-            builder.store(lanes(valids, builder.mul(block, width)), acc)
-            with cgutils.for_range(builder, used, intp=_I64) as loop:
-                e = builder.load(builder.gep(entries, [builder.add(at, loop.index)], inbounds=True))
-                row = lanes(rows, builder.mul(builder.add(base, e), width))
-                builder.store(builder.and_(builder.load(acc), row), acc)
-            builder.store(builder.add(builder.load(ones), builder.call(ctpop, [builder.load(acc)])), ones)
+        with cgutils.for_range_slice(builder, lo, hi, one, intp=_I64) as (i, _):
+            at = builder.mul(i, chunks)
+            n_used = builder.load(builder.gep(uses, [i], inbounds=True))
+            with cgutils.for_range_slice(builder, first, last, one, intp=_I64) as (block, _):
+                base = builder.mul(block, stride)
+                builder.store(lanes(valids, builder.mul(block, width)), acc)
+                with cgutils.for_range(builder, n_used, intp=_I64) as loop:
+                    e = builder.load(builder.gep(entries, [builder.add(at, loop.index)], inbounds=True))
+                    row = lanes(rows, builder.mul(builder.add(base, e), width))
+                    builder.store(builder.and_(builder.load(acc), row), acc)
+                builder.store(builder.add(builder.load(ones), builder.call(ctpop, [builder.load(acc)])), ones)
         summed = builder.load(ones)
         total = builder.extract_element(summed, ir.Constant(ir.IntType(32), 0))
         for lane in range(1, BLOCK):
@@ -414,7 +420,7 @@ def _transpose(m):
 @njit(cache=True, nogil=True)
 def matching(small, small_weight, big, big_weight, space, stop):
     """The pairs of small x big whose signatures share no bit, each counted as the product of
-    its partials' weights (big's below 8). The big list is stored in blocks of BLOCK words
+    its partials' weights (below 8). The big list is stored in blocks of BLOCK words
     (64 partials a word) per bucket, a bucket per cut pattern and weight; the small list is
     grouped by its cut bits, and each bucket is visited by every compatible group in turn, so
     its tables stay in the cache while they are read. `space` holds reusable arrays."""
@@ -491,23 +497,30 @@ def matching(small, small_weight, big, big_weight, space, stop):
                 into, a, b = (e0 + e) * BLOCK, (e0 + (e ^ low)) * BLOCK, (e0 + low) * BLOCK
                 for lane in range(BLOCK):
                     table[into + lane] = table[a + lane] & table[b + lane]
-    # the small list grouped by cut pattern, each partial as its table entries (one per chunk
-    # it touches, at entry[at * chunks ...]) and their number
-    start = np.zeros(patterns + 1, np.int64)
+    # the small list grouped by cut pattern and weight (group pattern * weighs + weight level),
+    # each partial as its table entries (one per chunk it touches, at entry[at * chunks ...])
+    # and their number
+    small_level = np.full(8, -1, np.int64)
+    small_levels = np.zeros(8, np.int64)
+    weighs = 0
+    for w in small_weight:
+        if small_level[w] < 0:
+            small_level[w] = weighs
+            small_levels[weighs] = w
+            weighs += 1
+    start = np.zeros(patterns * weighs + 1, np.int64)
     mine = np.empty(small.shape[0], np.int64)
     for i in range(small.shape[0]):
-        mine[i] = _cut_pattern(small[i], cuts, k)
+        mine[i] = _cut_pattern(small[i], cuts, k) * weighs + small_level[small_weight[i]]
         start[mine[i] + 1] += 1
-    for b in range(patterns):
+    for b in range(patterns * weighs):
         start[b + 1] += start[b]
     slot = start[:-1].copy()
     entry = _scratch(space, SLOT_ENTRY, small.shape[0] * chunks)
     used = np.zeros(small.shape[0], np.int64)
-    weight = np.zeros(small.shape[0], np.int64)
     for i in range(small.shape[0]):
         at = slot[mine[i]]
         slot[mine[i]] += 1
-        weight[at] = small_weight[i]
         y = small[i] & rest
         m = 0
         for c in range(chunks):
@@ -526,9 +539,11 @@ def matching(small, small_weight, big, big_weight, space, stop):
         free = (patterns - 1) & ~b
         s = free
         while True:  # every group of the small list whose cut bits are disjoint from b's
-            for i in range(start[s], start[s + 1]):
-                ones = _bucket_ones(table, stride, entry, i * chunks, used[i], valid, first[b], first[b + 1])
-                total += weight[i] * level * ones
+            for w in range(weighs):
+                lo, hi = start[s * weighs + w], start[s * weighs + w + 1]
+                if lo < hi:
+                    ones = _run_ones(table, stride, entry, used, chunks, lo, hi, valid, first[b], first[b + 1])
+                    total += small_levels[w] * level * ones
             if s == 0:
                 break
             s = (s - 1) & free
