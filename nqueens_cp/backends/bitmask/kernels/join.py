@@ -418,6 +418,21 @@ def _transpose(m):
 
 
 @njit(cache=True, nogil=True)
+def _levels(weights):
+    """The distinct weights (below 8) in the order met: (level of each weight, weight of each
+    level, how many)."""
+    level_of = np.full(8, -1, np.int64)
+    levels = np.zeros(8, np.int64)
+    distinct = 0
+    for w in weights:
+        if level_of[w] < 0:
+            level_of[w] = distinct
+            levels[distinct] = w
+            distinct += 1
+    return level_of, levels, distinct
+
+
+@njit(cache=True, nogil=True)
 def matching(small, small_weight, big, big_weight, space, stop):
     """The pairs of small x big whose signatures share no bit, each counted as the product of
     its partials' weights (below 8). The big list is stored in blocks of BLOCK words
@@ -451,14 +466,7 @@ def matching(small, small_weight, big, big_weight, space, stop):
         top_bit += 1
     chunks = max((top_bit + CHUNK - 1) // CHUNK, 1)  # over the bit positions as they are
     stride = chunks * entries  # table entries per block
-    level_of = np.full(8, -1, np.int64)
-    levels = np.zeros(8, np.int64)
-    distinct = 0
-    for w in big_weight:
-        if level_of[w] < 0:
-            level_of[w] = distinct
-            levels[distinct] = w
-            distinct += 1
+    level_of, levels, distinct = _levels(big_weight)
     patterns = 1 << k
     buckets = patterns * distinct  # bucket = level * patterns + cut pattern
     bucket = np.empty(big.shape[0], np.int64)
@@ -500,14 +508,7 @@ def matching(small, small_weight, big, big_weight, space, stop):
     # the small list grouped by cut pattern and weight (group pattern * weighs + weight level),
     # each partial as its table entries (one per chunk it touches, at entry[at * chunks ...])
     # and their number
-    small_level = np.full(8, -1, np.int64)
-    small_levels = np.zeros(8, np.int64)
-    weighs = 0
-    for w in small_weight:
-        if small_level[w] < 0:
-            small_level[w] = weighs
-            small_levels[weighs] = w
-            weighs += 1
+    small_level, small_levels, weighs = _levels(small_weight)
     start = np.zeros(patterns * weighs + 1, np.int64)
     mine = np.empty(small.shape[0], np.int64)
     for i in range(small.shape[0]):
