@@ -191,6 +191,14 @@ SLOTS = 10  # the last two hold the flipped lists
 
 
 @njit(cache=True, nogil=True)
+def _next_of_size(s):
+    """The next larger number with as many bits set as s > 0 (Gosper's rule)."""
+    low = s & -s
+    ripple = s + low
+    return (((ripple ^ s) >> 2) // low) | ripple
+
+
+@njit(cache=True, nogil=True)
 def _binomials(n):
     """binomial[a, b] = a choose b, for a, b <= n."""
     binomial = np.zeros((n + 1, n + 1), np.int64)
@@ -216,12 +224,13 @@ def _rank(s, column, binomial):
 
 
 @njit(cache=True, nogil=True)
-def _grouped(n, r0, rows, allowed, forbid, seam, space, slot):
+def _grouped(n, r0, rows, allowed, forbid, seam, most, space, slot):
     """The placements of _placements over the columns `allowed`, grouped by the columns they
     use: (first, seen, sig), the group of the column set of rank i (_rank, the columns numbered
     by their position within `allowed`) being first[i]:first[i + 1] (a counting sort), seen the
     diagonals a placement shares with the rows on the other side of the row `seam` and sig its
-    part of the signature (see listed). In space[slot], 2 words each."""
+    part of the signature (see listed). In space[slot], 2 words each. Empty (first too) when
+    there are more than `most` placements."""
     h = np.uint64(n // 2)
     window = (_ONE << np.uint64(n - 1)) - _ONE
     shift = np.uint64(n - 1)
@@ -239,6 +248,8 @@ def _grouped(n, r0, rows, allowed, forbid, seam, space, slot):
         k = _placements(n, r0, rows, allowed, forbid, position, d1, d2, pos)
         if k >= 0:
             break
+        if room >= most:
+            return np.zeros(0, np.int64), space[slot][:0], space[slot][:0]
         space[SLOT_PLACED] = np.empty(6 * room, np.uint64)
     binomial = _binomials(n)
     numbered = np.arange(n)
@@ -261,6 +272,8 @@ def _grouped(n, r0, rows, allowed, forbid, seam, space, slot):
 
 #: The most placements of a quarter listed once for every column set (quarter_tables): 32 MB.
 MOST_LISTED_ONCE = 1 << 21
+#: No bound on a quarter's placements (one column set's, listed per set).
+_UNBOUNDED = 1 << 62
 
 
 @njit(cache=True, nogil=True)
@@ -291,19 +304,8 @@ def quarter_tables(n):
         if 2 * q < rows_of.shape[0]:
             r0, rows = rows_of[2 * q], rows_of[2 * q + 1]
             seam = r0 + rows if q % 2 == 0 else r0
-            room = 1 << 12
-            while True:  # room for them, doubled up to the most listed once
-                placed = np.empty(3 * room, np.uint64)
-                d1, d2, pos = placed[:room], placed[room : 2 * room], placed[2 * room :].view(np.int64)
-                k = _placements(n, r0, rows, full, forbid, np.zeros(n, np.int64), d1, d2, pos)
-                if k >= 0 or room >= MOST_LISTED_ONCE:
-                    break
-                room *= 2
-            if k >= 0:
-                space = new_space()
-                space[SLOT_PLACED] = placed
-                f, a, b = _grouped(n, r0, rows, full, forbid, seam, space, SLOT_UPPER)
-                first, seen, sig = f.copy(), a.copy(), b.copy()
+            f, a, b = _grouped(n, r0, rows, full, forbid, seam, MOST_LISTED_ONCE, new_space(), SLOT_UPPER)
+            first, seen, sig = f.copy(), a.copy(), b.copy()
         tables.append((first, seen, sig))
     return tables[0], tables[1], tables[2], tables[3]
 
@@ -333,12 +335,12 @@ def listed(n, r0, rows, allowed, forbid, upper_table, lower_table, space, slot, 
     f1, a, sa = upper_table
     column_1 = column
     if f1.shape[0] == 0:
-        f1, a, sa = _grouped(n, r0, upper, allowed, forbid, seam, space, SLOT_UPPER)
+        f1, a, sa = _grouped(n, r0, upper, allowed, forbid, seam, _UNBOUNDED, space, SLOT_UPPER)
         column_1 = numbered
     f2, b, sb = lower_table
     column_2 = column
     if f2.shape[0] == 0:
-        f2, b, sb = _grouped(n, seam, rows - upper, allowed, forbid, seam, space, SLOT_LOWER)
+        f2, b, sb = _grouped(n, seam, rows - upper, allowed, forbid, seam, _UNBOUNDED, space, SLOT_LOWER)
         column_2 = numbered
     binomial = _binomials(n)
     every = (1 << width) - 1
@@ -350,12 +352,7 @@ def listed(n, r0, rows, allowed, forbid, upper_table, lower_table, space, slot, 
             return out[:k]
         u = _rank(s, column_1, binomial)
         v = _rank(every ^ s, column_2, binomial)
-        if s == 0:
-            s = every + 1
-        else:
-            low = s & -s
-            ripple = s + low
-            s = (((ripple ^ s) >> 2) // low) | ripple
+        s = _next_of_size(s) if s != 0 else every + 1
         lo, hi = f2[v], f2[v + 1]
         if f1[u + 1] == f1[u] or hi == lo:
             continue
@@ -708,7 +705,5 @@ def _column_sets(n, out_sets, out_weights):
             out_sets[k] = c
             out_weights[k] = weight
             k += 1
-        low = c & -c
-        ripple = c + low
-        c = (((ripple ^ c) >> 2) // low) | ripple
+        c = _next_of_size(c)
     return k
