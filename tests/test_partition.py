@@ -376,8 +376,8 @@ def test_something_that_is_not_a_dask_scheduler_is_one_line_within_the_wait():
 @pytest.mark.timeout(120)
 def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
     _dask_cli()
-    proc = subprocess.Popen(
-        [script(), "count", "18", "--dask", "local", "--workers", "2"],
+    proc = subprocess.Popen(  # minutes of counting: the join counts n = 18 in seconds, before a signal came
+        [script(), "count", "20", "--dask", "local", "--workers", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
