@@ -80,13 +80,14 @@ _LANES = ir.VectorType(_I64, BLOCK)
 def _run_ones(typingctx, table, stride, entry, used, chunks, lo, hi, valid, first, last):
     """The matcher's inner loop in vector code: for each small partial i in lo..hi-1 and each
     block in first..last-1, the ones of valid[block * BLOCK:][:BLOCK] AND
-    table[(block * stride + entry[i * chunks + j]) * BLOCK:][:BLOCK] for every j < used[i],
-    all summed (a run of partials of one weight, so the lanes are summed once per run).
+    table[block * stride * BLOCK + entry[i * chunks + j]:][:BLOCK] for every j < used[i], all
+    summed (a run of partials of one weight, so the lanes are summed once per run).
 
     Why an intrinsic: numba compiles that loop to four scalar ANDs a row, each load behind a
     check for negative indices, and never uses the vector unit. Here a row is one BLOCK-lane
     load and AND (one AVX2 instruction) and the ones are counted lane-wise (llvm.ctpop on the
-    vector), with the indices known non-negative (the caller's)."""
+    vector), with the indices known non-negative (the caller's). Blocks are taken two at a
+    time, so that each entry read serves two rows."""
     i64 = types.int64
     sig = i64(table, i64, entry, used, i64, i64, i64, valid, i64, i64)
 
@@ -98,26 +99,39 @@ def _run_ones(typingctx, table, stride, entry, used, chunks, lo, hi, valid, firs
         valids = context.make_array(signature.args[7])(context, builder, val).data
         width = ir.Constant(_I64, BLOCK)
         one = ir.Constant(_I64, 1)
+        wide = builder.mul(stride, width)  # words of a block's table
         counted = ir.FunctionType(_LANES, [_LANES])
         ctpop = cgutils.get_or_insert_function(builder.module, counted, f"llvm.ctpop.v{BLOCK}i64")
         ones = cgutils.alloca_once_value(builder, ir.Constant(_LANES, None))
-        acc = cgutils.alloca_once(builder, _LANES)
+        accs = [cgutils.alloca_once(builder, _LANES) for _ in range(2)]
 
-        def lanes(data, index):
-            where = builder.gep(data, [index], inbounds=True)
+        def lanes(where):
             return builder.load(builder.bitcast(where, _LANES.as_pointer()), align=8)
 
+        def blocks(block, group, mine, n_used):
+            """The ones of `group` blocks from `block` against the partial's entries `mine`."""
+            bases = []
+            for t in range(group):
+                at = builder.add(block, ir.Constant(_I64, t))
+                builder.store(lanes(builder.gep(valids, [builder.mul(at, width)], inbounds=True)), accs[t])
+                bases.append(builder.gep(rows, [builder.mul(at, wide)], inbounds=True))
+            with cgutils.for_range(builder, n_used, intp=_I64) as loop:
+                e = builder.load(builder.gep(mine, [loop.index], inbounds=True))
+                for t in range(group):
+                    row = lanes(builder.gep(bases[t], [e], inbounds=True))
+                    builder.store(builder.and_(builder.load(accs[t]), row), accs[t])
+            for t in range(group):
+                builder.store(builder.add(builder.load(ones), builder.call(ctpop, [builder.load(accs[t])])), ones)
+
+        span = builder.sub(last, first)
+        pairs = builder.lshr(span, one)
         with cgutils.for_range_slice(builder, lo, hi, one, intp=_I64) as (i, _):
-            at = builder.mul(i, chunks)
+            mine = builder.gep(entries, [builder.mul(i, chunks)], inbounds=True)
             n_used = builder.load(builder.gep(uses, [i], inbounds=True))
-            with cgutils.for_range_slice(builder, first, last, one, intp=_I64) as (block, _):
-                base = builder.mul(block, stride)
-                builder.store(lanes(valids, builder.mul(block, width)), acc)
-                with cgutils.for_range(builder, n_used, intp=_I64) as loop:
-                    e = builder.load(builder.gep(entries, [builder.add(at, loop.index)], inbounds=True))
-                    row = lanes(rows, builder.mul(builder.add(base, e), width))
-                    builder.store(builder.and_(builder.load(acc), row), acc)
-                builder.store(builder.add(builder.load(ones), builder.call(ctpop, [builder.load(acc)])), ones)
+            with cgutils.for_range(builder, pairs, intp=_I64) as pair:
+                blocks(builder.add(first, builder.shl(pair.index, one)), 2, mine, n_used)
+            with builder.if_then(builder.trunc(span, ir.IntType(1))):
+                blocks(builder.sub(last, one), 1, mine, n_used)
         summed = builder.load(ones)
         total = builder.extract_element(summed, ir.Constant(ir.IntType(32), 0))
         for lane in range(1, BLOCK):
@@ -542,7 +556,7 @@ def matching(small, small_weight, big, big_weight, space, stop):
         m = _ZERO
         for c in range(many):  # (an entry written for an untouched chunk is overwritten)
             code = (y >> (c * _CHUNK)) & (_ENTRIES - _ONE)
-            entry[at * many + m] = c * _ENTRIES + code
+            entry[at * many + m] = (c * _ENTRIES + code) * _BLOCK  # (words from the block's table)
             m += np.uint64(code != _ZERO)
         used[at] = np.int64(m)
     total = 0
