@@ -510,12 +510,11 @@ def _transpose(m):
     j = np.uint64(32)
     mask = np.uint64(0x00000000FFFFFFFF)
     while j != _ZERO:
-        k = _ZERO
-        while k < np.uint64(64):
-            t = (m[k] ^ (m[k + j] << j)) & ~mask
-            m[k] ^= t
-            m[k + j] ^= t >> j
-            k = (k + j + _ONE) & ~j
+        for base in range(_ZERO, np.uint64(64), j + j):
+            for k in range(base, base + j):  # (a run of j rows: the compiler vectorizes it)
+                t = (m[k] ^ (m[k + j] << j)) & ~mask
+                m[k] ^= t
+                m[k + j] ^= t >> j
         j >>= _ONE
         mask ^= mask << j
     return m
