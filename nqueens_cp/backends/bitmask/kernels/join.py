@@ -701,12 +701,14 @@ def _weighed(top, bottom, diagonals, unoccupied, left_out, space, stop):
         keep += (x & left_out) == _ZERO
     if keep == 0 or top.shape[0] == 0:
         return 0
-    kept = np.empty(keep, np.uint64)
+    # (the copies are branch-free: each word is written, and kept by moving on past it; one
+    # place more than kept takes the last write)
+    kept = np.empty(keep + 1, np.uint64)
     j = _ZERO  # (unsigned indices: no negative-index wrap)
     for x in bottom:
-        if (x & left_out) == _ZERO:
-            kept[j] = x
-            j += _ONE
+        kept[j] = x
+        j += np.uint64((x & left_out) == _ZERO)
+    kept = kept[:keep]
     weight = np.empty(top.shape[0], np.int64)
     used = 0
     for i in range(np.uint64(top.shape[0])):
@@ -715,13 +717,13 @@ def _weighed(top, bottom, diagonals, unoccupied, left_out, space, stop):
         used += weight[i] != 0
     if used == 0:
         return 0
-    tops = np.empty(used, np.uint64)
-    weights = np.empty(used, np.int64)
+    tops = np.empty(used + 1, np.uint64)
+    weights = np.empty(used + 1, np.int64)
     j = _ZERO
     for i in range(np.uint64(top.shape[0])):
-        if weight[i] != 0:
-            tops[j], weights[j] = top[i], weight[i]
-            j += _ONE
+        tops[j], weights[j] = top[i], weight[i]
+        j += np.uint64(weight[i] != 0)
+    tops, weights = tops[:used], weights[:used]
     ones = np.ones(keep, np.int64)
     if used <= keep:
         return matching(tops, weights, kept, ones, space, stop)
