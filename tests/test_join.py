@@ -239,3 +239,32 @@ def test_the_quarters_scan_keeps_the_pairs_a_direct_check_keeps(packs, seed, upp
     out[:2] = 7
     k = join._paired(a, sa, b, sb, out, 2, 1, upper + 1, 2, lower + 2, packs)
     assert k == 2 + len(expected) and out[:k].tolist() == [7, 7, *expected]
+
+
+_SCAN_WITHOUT_AVX2 = """
+import numpy as np
+from nqueens_cp.backends.bitmask.kernels import join
+rng = np.random.default_rng(7)
+a, sa, b, sb = (rng.integers(0, 1 << 30, 9).astype(np.uint64) for _ in range(4))
+out = np.zeros(90, np.uint64)
+k = join._paired(a, sa, b, sb, out, 0, 0, 9, 0, 9, True)
+expected = [int(sa[i] | sb[j]) for i in range(9) for j in range(9) if a[i] & b[j] == 0]
+print(join._PACKS, out[:k].tolist() == expected)
+"""
+
+
+@pytest.mark.timeout(300)
+def test_the_packed_scan_compiles_for_a_cpu_without_avx2(tmp_path):
+    """A target without AVX2 (a generic x86-64, as a cache made for other machines names it)
+    must not meet the AVX2 permute: LLVM cannot compile it there, even in a branch never taken.
+    The scan is compiled for that target in a fresh process and cache, and checked."""
+    import os
+    import platform
+    import subprocess
+    import sys
+
+    if platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("an x86-64 target")
+    env = {**os.environ, "NUMBA_CPU_NAME": "x86-64", "NUMBA_CPU_FEATURES": "", "NUMBA_CACHE_DIR": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-c", _SCAN_WITHOUT_AVX2], env=env, capture_output=True, text=True, timeout=280)
+    assert r.returncode == 0 and r.stdout.split() == ["False", "True"], r.stderr[-2000:]

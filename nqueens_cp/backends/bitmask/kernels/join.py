@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import binding, ir
 from numba import njit, types
-from numba.core import cgutils
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 from ...watch import FLAG
@@ -141,8 +141,18 @@ def _run_ones(typingctx, table, stride, entry, used, chunks, lo, hi, valid, firs
     return sig, codegen
 
 
-#: Whether this CPU packs the pairs of the quarters' scan four at a time (an AVX2 permute).
-_PACKS = bool(binding.get_host_cpu_features().get("avx2"))
+
+
+def _avx2() -> bool:
+    """Whether the code numba makes may use AVX2: this CPU's, or the target named in
+    NUMBA_CPU_NAME and NUMBA_CPU_FEATURES (a cache made for other machines)."""
+    if config.CPU_NAME:
+        return "+avx2" in (config.CPU_FEATURES or "")
+    return bool(binding.get_host_cpu_features().get("avx2"))
+
+
+#: Whether the quarters' scan packs its pairs four at a time (an AVX2 permute).
+_PACKS = _avx2()
 _I32 = ir.IntType(32)
 _DWORDS = ir.VectorType(_I32, 8)
 
@@ -161,7 +171,9 @@ def _paired_packed(typingctx, a, sa, b, sb, out, k, lo1, hi1, lo2, hi2):
     """_paired in vector code, four pairs of (i, j) at a time: one AND and compare of four
     words, one OR of four, and the matching ones packed to the front with one permute and
     stored together, where the scalar scan takes a load, AND, test, OR and store per pair.
-    It may write up to three words past the pairs it keeps (the caller leaves room)."""
+    It may write up to three words past the pairs it keeps (the caller leaves room). Where
+    the target has no AVX2 (_PACKS false) it is the scalar scan: LLVM could not compile the
+    permute there, even in a branch never taken."""
     i64 = types.int64
     sig = i64(a, sa, b, sb, out, i64, i64, i64, i64, i64)
 
@@ -172,16 +184,18 @@ def _paired_packed(typingctx, a, sa, b, sb, out, k, lo1, hi1, lo2, hi2):
         one = ir.Constant(_I64, 1)
         zero4 = ir.Constant(_LANES, None)
         module = builder.module
-        table = cgutils.add_global_variable(module, ir.ArrayType(_DWORDS, 16), "nq_pack_order")
-        table.initializer = _pack_order()
-        table.global_constant = True
-        table.linkage = "internal"
-        permuted = ir.FunctionType(_DWORDS, [_DWORDS, _DWORDS])
-        permd = cgutils.get_or_insert_function(module, permuted, "llvm.x86.avx2.permd")
-        ctpop = cgutils.get_or_insert_function(module, ir.FunctionType(_I64, [_I64]), "llvm.ctpop.i64")
         at = cgutils.alloca_once_value(builder, k)
-        quads = builder.lshr(builder.sub(hi2, lo2), ir.Constant(_I64, 2))
-        tail = builder.add(lo2, builder.shl(quads, ir.Constant(_I64, 2)))
+        tail = lo2  # where the scalar scan starts
+        if _PACKS:
+            table = cgutils.add_global_variable(module, ir.ArrayType(_DWORDS, 16), "nq_pack_order")
+            table.initializer = _pack_order()
+            table.global_constant = True
+            table.linkage = "internal"
+            permuted = ir.FunctionType(_DWORDS, [_DWORDS, _DWORDS])
+            permd = cgutils.get_or_insert_function(module, permuted, "llvm.x86.avx2.permd")
+            ctpop = cgutils.get_or_insert_function(module, ir.FunctionType(_I64, [_I64]), "llvm.ctpop.i64")
+            quads = builder.lshr(builder.sub(hi2, lo2), ir.Constant(_I64, 2))
+            tail = builder.add(lo2, builder.shl(quads, ir.Constant(_I64, 2)))
 
         def lanes(where):
             return builder.load(builder.bitcast(where, _LANES.as_pointer()), align=8)
@@ -190,9 +204,7 @@ def _paired_packed(typingctx, a, sa, b, sb, out, k, lo1, hi1, lo2, hi2):
             v = builder.insert_element(zero4, x, ir.Constant(_I32, 0))
             return builder.shuffle_vector(v, zero4, ir.Constant(ir.VectorType(_I32, 4), [0, 0, 0, 0]))
 
-        with cgutils.for_range_slice(builder, lo1, hi1, one, intp=_I64) as (i, _):
-            x = builder.load(builder.gep(pa, [i], inbounds=True))
-            xs = builder.load(builder.gep(psa, [i], inbounds=True))
+        def packed(x, xs):
             vx, vxs = broadcast(x), broadcast(xs)
             with cgutils.for_range(builder, quads, intp=_I64) as q:
                 j = builder.add(lo2, builder.shl(q.index, ir.Constant(_I64, 2)))
@@ -201,10 +213,16 @@ def _paired_packed(typingctx, a, sa, b, sb, out, k, lo1, hi1, lo2, hi2):
                 mask = builder.zext(builder.bitcast(keep, ir.IntType(4)), _I64)
                 joined = builder.or_(lanes(builder.gep(psb, [j], inbounds=True)), vxs)
                 order = builder.load(builder.gep(table, [ir.Constant(_I64, 0), mask], inbounds=True))
-                packed = builder.call(permd, [builder.bitcast(joined, _DWORDS), order])
+                moved = builder.call(permd, [builder.bitcast(joined, _DWORDS), order])
                 where = builder.gep(pout, [builder.load(at)], inbounds=True)
-                builder.store(builder.bitcast(packed, _LANES), builder.bitcast(where, _LANES.as_pointer()), align=8)
+                builder.store(builder.bitcast(moved, _LANES), builder.bitcast(where, _LANES.as_pointer()), align=8)
                 builder.store(builder.add(builder.load(at), builder.call(ctpop, [mask])), at)
+
+        with cgutils.for_range_slice(builder, lo1, hi1, one, intp=_I64) as (i, _):
+            x = builder.load(builder.gep(pa, [i], inbounds=True))
+            xs = builder.load(builder.gep(psa, [i], inbounds=True))
+            if _PACKS:
+                packed(x, xs)
             with cgutils.for_range_slice(builder, tail, hi2, one, intp=_I64) as (j, _):
                 y = builder.load(builder.gep(pb, [j], inbounds=True))
                 joined = builder.or_(builder.load(builder.gep(psb, [j], inbounds=True)), xs)
