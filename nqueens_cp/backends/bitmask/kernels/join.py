@@ -34,9 +34,10 @@ counter joins partial boards instead. This is a join of our own, in the engine's
   centre, which both reflections keep, may hold a bottom queen.
 - The bottom partials of a column set are the top-bottom mirror images of its top partials,
   so each set's top partials are listed once and serve both halves.
-Measured (docs/benchmarks.md, benchmarks/bench_join.py, bench_quadrants.py) it takes 0.65 of
-the constellation counter's time at n = 16 and about 0.3 at n = 19; memory grows with the
-longest list, 6x per two columns, and is declared to the planner (`partitions.join.memory`).
+Its speed beside the constellation counter and the published quadrant counter, and where its
+time goes, are measured in docs/benchmarks.md (benchmarks/bench_join.py, bench_quadrants.py,
+profile_join.py). Memory grows with the longest list and is declared to the planner
+(`partitions.join.memory`).
 """
 
 from __future__ import annotations
