@@ -9,6 +9,7 @@ import os
 import resource
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -136,3 +137,65 @@ def test_a_reader_that_goes_away_leaves_no_folder_and_no_process(tmp_path, backe
     assert (proc.returncode, err) == (0, b"")
     assert gone(started), "a process outlived the run"
     assert list(tmp_path.iterdir()) == [], "working files were left"
+
+
+class _Injected(Exception):
+    """Stands for the exception a signal's handler raises wherever the main thread is."""
+
+
+def _stopped_at_every_step(start, warm: int = 2) -> int:
+    """For k = 1, 2, ...: start a stream, take `warm` items, then raise _Injected at the k-th
+    bytecode the next item's taking runs (in any frame: the queue's, the lock's, ours), and
+    close the stream, which must end within 10 s. Returns how many steps were tried. A stream
+    that waited on a Python-level lock (queue.Queue, Event.wait) hung here at the steps between
+    the lock's acquire and the `with` that releases it."""
+    k = 0
+    while True:
+        k += 1
+        stream = start()
+        for _ in range(warm):
+            next(stream)
+        seen = 0
+
+        def trace(frame, event, arg, k=k):
+            nonlocal seen
+            frame.f_trace_opcodes = True
+            if event == "opcode":
+                seen += 1
+                if seen == k:
+                    raise _Injected
+            return trace
+
+        sys.settrace(trace)
+        try:
+            next(stream)
+        except _Injected:
+            pass
+        finally:
+            sys.settrace(None)
+        closing = threading.Thread(target=stream.close, daemon=True)
+        closing.start()
+        closing.join(10)
+        assert not closing.is_alive(), f"a stop at step {k} of taking an item left the stream unable to end"
+        if seen < k:  # the item was taken before step k: every step has been tried
+            return k
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_stop_at_any_step_of_reading_a_program_s_lines_ends_it():
+    """`count -b minizinc` outlived its SIGTERM by 30 s and more, now and then under load."""
+    tried = _stopped_at_every_step(lambda: lines_of(["seq", "1", "100000"]))
+    assert tried > 5
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_stop_at_any_step_of_taking_a_cpsat_solution_ends_its_search():
+    from nqueens_cp.backends import get_backend
+    from nqueens_cp.backends.base import Task
+    from nqueens_cp.model.problem import Problem
+
+    cpsat, problem = get_backend("cpsat"), Problem(8)
+    tried = _stopped_at_every_step(lambda: cpsat._solutions(problem, cpsat.plan(problem, Task.SOLVE), {}))
+    assert tried > 5

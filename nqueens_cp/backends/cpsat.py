@@ -15,12 +15,13 @@ import atexit
 import functools
 import gc
 import os
-import queue
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
 from ..model.problem import Problem, Solution
+from ..run.handoff import Handoff
 from .base import (
     TIME_LIMIT,
     WORKERS,
@@ -133,8 +134,8 @@ class _Run:
     def wait(self) -> Any:
         """The solver's status once it has finished (stopping it if we are interrupted)."""
         try:
-            while not self.done.wait(0.1):
-                pass
+            while not self.done.is_set():  # a sleep, not Event.wait, whose lock a signal can leave held
+                time.sleep(0.05)
         finally:
             self.stop()
         if "error" in self._result:
@@ -149,7 +150,7 @@ class _Run:
             self.stopped = True
         while not self.done.is_set():
             self.solver.stop_search()
-            self.done.wait(0.1)
+            time.sleep(0.05)
         _RUNNING.discard(self)
 
 
@@ -158,9 +159,9 @@ def _streamer() -> type:
     """The solution callback's class (made at first use: its base class is OR-tools')."""
 
     class Streamer(cp_model.CpSolverSolutionCallback):
-        """Pushes each solution into a bounded queue; stops the search when told to."""
+        """Hands each solution over (a bounded `Handoff`); stops the search when told to."""
 
-        def __init__(self, n: int, out: queue.Queue, stop: threading.Event) -> None:
+        def __init__(self, n: int, out: Handoff, stop: threading.Event) -> None:
             super().__init__()
             self._n = n
             self._out = out
@@ -168,13 +169,8 @@ def _streamer() -> type:
 
         def on_solution_callback(self) -> None:
             sol = tuple(self.SolutionIntegerValue(i) for i in range(self._n))
-            while not self._stop.is_set():
-                try:
-                    self._out.put(sol, timeout=0.05)
-                    return
-                except queue.Full:
-                    continue
-            self.stop_search()
+            if not self._out.put(sol, self._stop):
+                self.stop_search()
 
     return Streamer
 
@@ -207,7 +203,7 @@ class CpSatBackend(Backend):
 
     def _enumeration(self, problem: Problem) -> tuple[cp_model.CpModel, cp_model.CpSolver]:
         """The model and solver set up to enumerate: one worker, a fixed search, smallest
-        domain first (README, Benchmarks)."""
+        domain first (docs/benchmarks.md § CP-SAT's enumeration)."""
         model, q = build_model(problem)
         model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
         return model, self._solver(enumerate_all=True)
@@ -262,17 +258,12 @@ class CpSatBackend(Backend):
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
         model, solver = self._enumeration(problem)
-        out: queue.Queue[Any] = queue.Queue(maxsize=1024)
+        out: Handoff[Any] = Handoff(1024)
         stop = threading.Event()
         self._queue = out
 
         def end_marker() -> None:  # the consumer may have gone away: never block on it
-            while not stop.is_set():
-                try:
-                    out.put(_DONE, timeout=0.05)
-                    return
-                except queue.Full:
-                    continue
+            out.put(_DONE, stop)
 
         run = _Run(solver, model, _streamer()(problem.rows, out, stop), end_marker)
         found = 0

@@ -8,12 +8,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import queue
+import select
 import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -116,45 +115,48 @@ def lines_of(
     scratch: str | Path | None = None,
 ) -> Iterator[bytes]:
     """The program's output lines as it prints them (a solver streaming its solutions), run as
-    `run_group` runs a program. A reader thread hands the lines over, so the caller's `poll` is
-    called every POLL_SECONDS, whether the program is silent or streaming, and a stop (the poll
-    raising, Ctrl-C, the caller closing the generator) ends the program's tree at once. The
-    exit code is returned as the generator's value. A line longer than MAX_LINE bytes raises
-    ProgramOutputError: the output taken is bounded."""
+    `run_group` runs a program. The pipe is read here, in the caller's thread, by `select` and
+    `os.read`: the caller's `poll` is called every POLL_SECONDS, whether the program is silent
+    or streaming, and a stop (the poll raising, Ctrl-C, the caller closing the generator) ends
+    the program's tree at once. No helper thread and no lock: a signal's exception, wherever it
+    lands, leaves nothing held (`handoff`), and a program that prints faster than we read waits
+    on the pipe. The exit code is returned as the generator's value. A line longer than
+    MAX_LINE bytes raises ProgramOutputError: the output taken is bounded."""
     proc = _start(args, subprocess.PIPE, stderr, env=env, scratch=scratch)
-    lines: queue.Queue[bytes | None] = queue.Queue(maxsize=1024)  # bounded: a flood waits for us
     stdout = proc.stdout
     assert stdout is not None
-
-    def read() -> None:
-        with contextlib.suppress(ValueError, OSError):  # the pipe closed under it: the run is over
-            while line := stdout.readline(MAX_LINE + 1):
-                lines.put(line)
-                if len(line) > MAX_LINE:
-                    break  # the caller stops at this one: read no further
-        lines.put(None)
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
+    fd = stdout.fileno()
+    os.set_blocking(fd, False)
+    pending = b""
     polled = time.monotonic()
     try:
         while True:
-            try:
-                line = lines.get(timeout=POLL_SECONDS)
-            except queue.Empty:
-                line = b""
-            if line is None:
-                return proc.wait()
-            if len(line) > MAX_LINE:
-                raise ProgramOutputError(f"{Path(args[0]).name} printed a line of over {MAX_LINE} bytes")
-            if poll is not None and (not line or time.monotonic() - polled >= POLL_SECONDS):
-                poll()  # while it is silent, and while lines keep coming
+            ready, _, _ = select.select([fd], [], [], POLL_SECONDS)
+            chunk = b""
+            if ready:
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except BlockingIOError:
+                    chunk = None  # woken with nothing to read
+                if chunk == b"":  # end of output
+                    if pending:
+                        yield pending
+                    return proc.wait()
+            if chunk:
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    if len(line) >= MAX_LINE:
+                        raise ProgramOutputError(f"{Path(args[0]).name} printed a line of over {MAX_LINE} bytes")
+                    yield line + b"\n"
+                    if poll is not None and time.monotonic() - polled >= POLL_SECONDS:
+                        poll()  # while lines keep coming
+                        polled = time.monotonic()
+                if len(pending) > MAX_LINE:
+                    raise ProgramOutputError(f"{Path(args[0]).name} printed a line of over {MAX_LINE} bytes")
+            if poll is not None and (not chunk or time.monotonic() - polled >= POLL_SECONDS):
+                poll()  # while it is silent
                 polled = time.monotonic()
-            if line:
-                yield line
     finally:
         _end(proc)
-        while reader.is_alive():  # the reader may wait on a full queue: drain it so it ends
-            with contextlib.suppress(queue.Empty):
-                lines.get(timeout=POLL_SECONDS)
         stdout.close()
