@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import Any
 
 #: Pools never get more processes than this many per core: more only adds start-up and
-#: switching (README, Benchmarks).
+#: switching (docs/benchmarks.md § The pool: shared memory, not messages).
 MAX_WORKERS_PER_CORE = 4
 
 #: How often the parent looks at progress, its deadline and Ctrl-C while workers run.
@@ -159,8 +159,8 @@ def run_items(
     func returns an int or a tuple of `width` ints. No message passes per item: workers take the
     next position from a shared counter and log each result in shared memory, which the parent
     reads every POLL_SECONDS (a message costs the parent CPU that, on a machine with few cores,
-    is taken from the workers: README, Benchmarks). `poll` is called then too, and may raise to
-    stop the pool."""
+    is taken from the workers: docs/benchmarks.md § The pool: shared memory, not messages).
+    `poll` is called then too, and may raise to stop the pool."""
     ctx = _mp_context()
     todo = ctx.Array("q", list(indices), lock=False)
     results = ctx.Array("q", max(1, len(todo) * width), lock=False)
@@ -172,7 +172,7 @@ def run_items(
         finished = pool.map_async(_drain, [func] * workers, chunksize=1)
         seen = 0
         while True:
-            finished.wait(POLL_SECONDS)
+            time.sleep(POLL_SECONDS)  # not finished.wait: a signal can leave its lock held (`handoff`)
             over = finished.ready()
             with done.get_lock():
                 upto = done.value
