@@ -183,9 +183,12 @@ def test_dask_gets_a_few_tasks_per_worker_not_one_per_item(workers):
 
 @pytest.mark.slow
 def test_unreachable_scheduler_is_one_line():
+    """A refused connection is said at once: it waited the whole --dask-wait (20 s by default)."""
     pytest.importorskip("distributed")
-    r = run("count", 8, "--dask", "tcp://127.0.0.1:9")
-    assert r.exit_code == 2 and "cannot reach the Dask scheduler" in r.stderr
+    start = time.monotonic()
+    r = run("count", 8, "--dask", "tcp://127.0.0.1:9", "--dask-wait", "120")
+    assert r.exit_code == 2 and "cannot reach the Dask scheduler" in r.stderr and "refused" in r.stderr
+    assert time.monotonic() - start < 60
 
 
 def test_missing_dask_is_a_clear_message(monkeypatch):
@@ -301,6 +304,7 @@ def dask_cluster(tmp_path, workers: int):
             proc.wait(timeout=30)
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_killing_one_of_two_real_dask_workers_keeps_the_total_exact(tmp_path):
@@ -329,6 +333,7 @@ def test_killing_one_of_two_real_dask_workers_keeps_the_total_exact(tmp_path):
         assert len(said) <= 1 and all(line.startswith(done) for line in said), said
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_scheduler_without_workers_is_one_line_within_the_wait(tmp_path):
@@ -372,6 +377,7 @@ def test_something_that_is_not_a_dask_scheduler_is_one_line_within_the_wait():
         server.close()
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
@@ -457,6 +463,7 @@ def test_a_broken_pipe_while_workers_run_raises_instead_of_killing(where):
             os.killpg(proc.pid, signal.SIGKILL)  # whatever a failed run left behind
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_every_runner_counts_the_same_numbered_sub_problems():
     """In this process, on the pool and through a checkpoint, a split count goes through the

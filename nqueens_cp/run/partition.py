@@ -228,6 +228,26 @@ def check_dask_address(address: str) -> None:
         raise NQueensError(f"--dask expects 'local' or a scheduler address such as tcp://HOST:8786, got {address!r}")
 
 
+def _refused_at_once(address: str, wait: float) -> None:
+    """A scheduler address that refuses the connection is one line now: Dask's client would
+    try again until the whole wait had passed (20 s), though a refusal means that nothing
+    listens there. Anything else (no answer yet, a name that does not resolve) is left to the
+    client's own bounded wait."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address)
+    if parts.scheme not in {"tcp", "tls", "ws", "wss"} or not parts.hostname or not parts.port:
+        return
+    try:
+        with socket.create_connection((parts.hostname, parts.port), timeout=wait):
+            pass
+    except ConnectionRefusedError:
+        raise NQueensError(f"cannot reach the Dask scheduler at {address}: the connection was refused") from None
+    except OSError:
+        pass
+
+
 @contextlib.contextmanager
 def _quiet_dask() -> Iterator[None]:
     """Dask logs recoverable trouble (a lost worker it recovered from, a shutdown) as warnings
@@ -275,6 +295,8 @@ def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAI
                         silence_logs=logging.CRITICAL,
                     )
             try:
+                if cluster is None:
+                    _refused_at_once(address, wait)
                 try:
                     client = Client(cluster or address, timeout=wait)
                 except Exception as exc:  # OSError, TimeoutError, a handshake with something else...
