@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from nqueens_cp import Problem
 from nqueens_cp.io.formats import ModelFileError, read_model
-from tests.conftest import attacks, run
+from tests.conftest import A000170, MODELS, attacks, examples, run
 
 
 def _same(a: Problem, b: Problem) -> bool:
@@ -35,7 +35,7 @@ def test_the_issues_example_reads_back_and_counts_the_same(tmp_path):
     assert run("count", "--model", tmp_path / "board.txt").stdout.strip() == "12"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(
     n=st.integers(4, 9),
     shrink=st.integers(0, 3),
@@ -83,3 +83,18 @@ def test_a_bad_board_file_says_what_is_wrong(tmp_path, text, says):
     path.write_text(text)
     with pytest.raises(ModelFileError, match=says):
         read_model(path)
+
+
+@pytest.mark.parametrize(
+    ("model", "given", "expected"),
+    [
+        ("rooks-8.toml", ["--piece", "queen"], A000170[7]),  # was 40320: the file's rooks stood
+        ("queens-8.toml", ["--piece", "rook"], 40320),
+        ("torus-7.toml", ["--no-torus"], A000170[6]),
+        ("queens-8.toml", ["--torus"], 0),  # no toroidal solution when 2 divides n (A007705)
+        ("queens-8.toml", ["--rows", "5"], 568),  # OEIS A269133
+    ],
+)
+def test_an_option_given_with_a_model_file_overrides_it_whatever_its_value(model, given, expected):
+    r = run("count", "--model", MODELS / model, *given)
+    assert r.exit_code == 0 and r.stdout.split() == [str(expected)], r.output

@@ -50,8 +50,8 @@ def compare(
     task: Annotated[
         str, typer.Option("--task", help="first (decide: find one), count, or solve (enumerate every solution).")
     ] = "count",
-    piece: PieceOpt = "queen",
-    torus: TorusOpt = False,
+    piece: PieceOpt = None,
+    torus: TorusOpt = None,
     rows: RowsOpt = None,
     time_limit: Annotated[
         float | None, typer.Option("--time-limit", help="Seconds per run; a run past it is killed (unknown).")
@@ -107,7 +107,7 @@ def compare(
     started = time.time()
     instances: list[c.Instance] = []
     if ns:
-        boards = (Problem(k, piece, torus=torus, rows=rows) for k in size_range(ns))
+        boards = (Problem(k, "queen" if piece is None else piece, torus=bool(torus), rows=rows) for k in size_range(ns))
         instances += [c.Instance(c.board_label(p), p) for p in boards]
     for path in c.model_paths(models or []):
         instances.append(c.Instance(str(path), ProblemSpec(piece, model=path, torus=torus, rows=rows).problem(None)))

@@ -25,14 +25,19 @@ from .app import UserError
 
 NArg = Annotated[str | None, typer.Argument(metavar="N", help="Board size (may be omitted with --model).")]
 PieceOpt = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--piece",
         help="queen, rook, superqueen (queen + knight), amazon, empress, or Betza's notation: "
-        "RN (rook + knight), RF, RNN (rook + nightrider), QNN...",
+        "RN (rook + knight), RF, RNN (rook + nightrider), QNN... Default: the model file's, else queen.",
     ),
 ]
-TorusOpt = Annotated[bool, typer.Option("--torus", help="The board wraps around (diagonals continue).")]
+TorusOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--torus/--no-torus", help="The board wraps around (diagonals continue). Default: the model file's, else not."
+    ),
+]
 RowsOpt = Annotated[
     int | None,
     typer.Option("--rows", metavar="M", help="A rectangular board: M pieces on M rows of N columns (M <= N)."),
@@ -54,18 +59,19 @@ OneBasedOpt = Annotated[bool, typer.Option("--one-based", help="Columns are coun
 
 @dataclass(frozen=True)
 class ProblemSpec:
-    """The problem options as given on the command line."""
+    """The problem options as given on the command line; None where an option was not given
+    (no default value stands for "not given": `--piece queen` overrides a model file's rooks)."""
 
-    piece: str = "queen"
+    piece: str | None = None
     block: list[str] | None = None
     fix: list[str] | None = None
     model: Path | None = None
-    torus: bool = False
+    torus: bool | None = None
     rows: int | None = None
 
     def problem(self, n: str | None) -> Problem:
-        """The problem from N and the options, or from a model file that the options add to (a
-        non-default --piece, --torus or --rows overrides the file's)."""
+        """The problem from N and the options, or from a model file that the options add to
+        (--block and --fix) or override (--piece, --torus, --rows: whatever value is given)."""
         blocked = [square(b, "--block") for b in self.block or []]
         fixed = [square(f, "--fix") for f in self.fix or []]
         if self.model is not None:
@@ -76,15 +82,16 @@ class ProblemSpec:
                 raise UserError(f"N = {n} differs from the model's n = {base.n}")
             return Problem(
                 base.n,
-                self.piece if self.piece != "queen" else base.piece,
+                base.piece if self.piece is None else self.piece,
                 (*base.blocked, *blocked),
                 (*base.fixed, *fixed),
-                self.torus or base.torus,
+                base.torus if self.torus is None else self.torus,
                 base.rows if self.rows is None else self.rows,
             )
         if n is None:
             raise UserError("give the board size N or --model FILE")
-        return Problem(size(n), self.piece, blocked, fixed, self.torus, self.rows)
+        piece = "queen" if self.piece is None else self.piece
+        return Problem(size(n), piece, blocked, fixed, bool(self.torus), self.rows)
 
 
 #: The default of a command's `spec` parameter, which `problem_options` replaces.
@@ -96,11 +103,11 @@ def _param(name: str, annotation: Any, default: Any) -> inspect.Parameter:
 
 
 _PROBLEM_PARAMETERS = (
-    _param("piece", PieceOpt, "queen"),
+    _param("piece", PieceOpt, None),
     _param("block", BlockOpt, None),
     _param("fix", FixOpt, None),
     _param("model", ModelOpt, None),
-    _param("torus", TorusOpt, False),
+    _param("torus", TorusOpt, None),
     _param("rows", RowsOpt, None),
 )
 
