@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from nqueens_cp import Problem
 from nqueens_cp.backends import Backend, Capabilities, WrongAnswer
-from tests.conftest import script
+from tests.conftest import examples, script
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -79,6 +79,7 @@ else:
 """
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_a_minizinc_solver_counting_another_board_is_a_wrong_answer(tmp_path):
     import nqueens_cp as nq
@@ -152,7 +153,7 @@ def _boards_and_placements(draw):
     return p, np.array(batch, dtype=np.int64)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(_boards_and_placements())
 def test_the_batch_check_finds_exactly_what_explain_finds(case):
     p, batch = case

@@ -221,3 +221,32 @@ def test_every_command_that_runs_a_backend_offers_its_declared_flags(command):
             assert option.flag in shown, f"{command} lacks {option.flag}"
         elif option.flag:
             assert option.flag not in shown, f"{command} offers {option.flag}, which does not apply to it"
+
+
+def test_ci_runs_every_test():
+    """The README's line leaves the long tests out; .ci/run must not (conftest's --full fails a
+    run that left any collected test out)."""
+    ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
+    runs = [line for line in ci.splitlines() if "-m pytest" in line and not line.lstrip().startswith("#")]
+    assert runs and all("--full" in line and " -m " not in line.split("pytest", 1)[1] for line in runs), runs
+
+
+@pytest.mark.slow
+def test_the_full_run_fails_when_a_test_is_left_out():
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    base = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", "--full"]
+    left_out = subprocess.run(
+        [*base, "tests/test_problem.py", "--deselect", "tests/test_problem.py::test_unknown_piece"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert left_out.returncode != 0 and "left out 1 collected tests" in left_out.stdout, left_out.stdout[-500:]
+    narrowed = subprocess.run(
+        [*base, "tests/test_problem.py", "-m", "not slow"], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert narrowed.returncode != 0 and "--full runs every test" in narrowed.stderr, narrowed.stderr[-500:]

@@ -6,13 +6,21 @@ import time
 from itertools import combinations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends import BACKENDS
 from nqueens_cp.io.formats import read_model
-from tests.conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy
+from tests.conftest import (
+    A000170,
+    CSPLIB_DIR,
+    brute_force_problem,
+    csplib_cases,
+    csplib_counts,
+    examples,
+    problem_strategy,
+)
 
 ALL = ["bitmask", "cpsat", "constraint", "sat"]
 #: Largest n each backend enumerates in a test in well under a second or two.
@@ -116,7 +124,7 @@ def test_boards_wider_than_64_columns_use_python_integers():
 
 
 @pytest.mark.slow
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150))
 @given(problem_strategy(7))
 def test_bitmask_matches_brute_force(p):
     expected = brute_force_problem(p)
@@ -128,8 +136,9 @@ def test_bitmask_matches_brute_force(p):
     assert (first is None) == (not expected) and (first is None or first in expected)
 
 
+@pytest.mark.long
 @pytest.mark.slow
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100))
 @given(problem_strategy(8))
 def test_count_kernel_from_every_starting_row(p):
     """The compiled count starts wherever a split leaves it: in the last row, the

@@ -1,7 +1,7 @@
 """Constrained boards (issue 6): the most-constrained-line search and the instance generator."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nqueens_cp as nq
@@ -10,7 +10,7 @@ from nqueens_cp.backends import Status
 from nqueens_cp.backends.bitmask import BitmaskBackend
 from nqueens_cp.bench.generate import blocked_instance
 from nqueens_cp.io.formats import read_model
-from tests.conftest import brute_force_problem, run
+from tests.conftest import brute_force_problem, examples, run
 
 
 def free_per_line(p: Problem) -> tuple[list[int], list[int]]:
@@ -81,7 +81,7 @@ def test_cli_generate_writes_a_readable_param(tmp_path):
 
 
 @pytest.mark.slow
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120))
 @given(st.data())
 def test_constrained_search_matches_brute_force(data):
     """The most-constrained-line search itself (first and full count) on random small boards,

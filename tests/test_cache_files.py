@@ -45,6 +45,7 @@ def _own_kernel(cache) -> tuple[int, str, str]:
     return int(count), path, proc.stderr
 
 
+@pytest.mark.long
 def test_an_edited_or_cut_short_kernel_file_is_written_again(tmp_path):
     count, path, _ = _own_kernel(tmp_path)
     assert count == A137774[9]
@@ -69,6 +70,7 @@ def _cli(cache, *args: str) -> tuple[int, str, str]:
     return proc.returncode, proc.stdout.strip(), said
 
 
+@pytest.mark.long
 def test_corrupt_numba_cache_files_are_compiled_again(tmp_path):
     _own_kernel(tmp_path)
     assert _cli(tmp_path, "count", "12") == (0, "14200", "")  # the queen's kernels cached too
@@ -113,6 +115,7 @@ def _count_on_a_terminal(cache: Path, n: int) -> tuple[str, bytes]:
     return out, seen
 
 
+@pytest.mark.long
 def test_the_first_compile_is_announced_once_on_a_terminal(tmp_path):
     """The first count after an install paused for up to a minute without a word."""
     out, seen = _count_on_a_terminal(tmp_path, 12)

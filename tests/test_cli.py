@@ -231,6 +231,7 @@ def test_bitmask_runs_never_import_the_other_solvers():
     assert r.stdout.split() == ["92", "[]"]
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_compare_honours_the_time_limit_on_every_backend_it_runs():
     """compare --n 4..40 --time-limit 1 ran on for minutes: every run is now held to the limit."""

@@ -11,7 +11,7 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends import backend_class
-from tests.conftest import A000170, A007705, A051223, busy, cpu_seconds, gone, interrupt_when, run, script, tree
+from tests.conftest import A000170, A007705, A051223, cpu_seconds, gone, interrupt_when, run, script, tree, tree_busy
 from tests.test_pieces import A002464
 
 MISSING = backend_class("clingo").missing()
@@ -61,7 +61,7 @@ def test_the_time_limit_stops_clingo():
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_stops_clingo_at_once(sig, code):
-    result, took, _err, _ = interrupt_when(["count", 16, "-b", "clingo"], busy(1.5), sig)
+    result, took, _err, _ = interrupt_when(["count", 16, "-b", "clingo"], tree_busy(1.5), sig)
     assert result == code and took < 2.5
 
 

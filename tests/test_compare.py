@@ -173,6 +173,7 @@ def test_a_csv_file_resumes_and_plots(tmp_path):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_time_limit_is_enforced_on_a_backend_that_cannot_stop_itself():
@@ -328,6 +329,7 @@ def test_a_verdict_is_read_back_by_its_kind():
     assert is_wrong(_r("a", "count", "solved", 1, "invalid: x")) and not is_wrong(_r("a", "count", "solved", 1, "ok"))
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_plot_says_nothing_on_stderr_of_a_successful_run(tmp_path):

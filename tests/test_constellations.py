@@ -55,6 +55,7 @@ def test_classes_by_orbit_match_a_brute_force_partition():
         assert classes.by_orbit == dict(sizes), n
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_the_half_turn_search_against_the_brute_force():
     from nqueens_cp.backends.bitmask.kernels.rings import count_point_symmetric
@@ -318,7 +319,7 @@ def _pieces_with_lines(seed, count):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", [0, *(pytest.param(seed, marks=pytest.mark.long) for seed in range(1, 4))])
 def test_random_pieces_and_boards_by_their_classes_against_the_brute_force(seed):
     """Any piece (with one-way lines) on squares and rectangles (an empty ring column included),
     each counted by classes under the symmetries it keeps, against the brute force."""

@@ -24,6 +24,11 @@ pytestmark = [pytest.mark.skipif(MISSING is not None, reason=MISSING or ""), pyt
 SUBSOLVERS = ("choco", "ortools", "z3", "exact", "pumpkin")
 
 
+def _long(param):
+    """The parameter, run only by `pytest --full`."""
+    return pytest.param(*param.values, marks=[*param.marks, pytest.mark.long])
+
+
 def _installed(name: str):
     if MISSING is not None:
         return pytest.param(name, marks=pytest.mark.skip(reason=MISSING))
@@ -34,7 +39,10 @@ def _installed(name: str):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("solver", [_installed(s) for s in SUBSOLVERS])
+#: The default sub-solver runs in every test line; the others take seconds each and run in --full.
+@pytest.mark.parametrize(
+    "solver", [_installed(s) if s == SUBSOLVERS[0] else _long(_installed(s)) for s in SUBSOLVERS]
+)
 def test_every_sub_solver_counts_what_oeis_publishes(solver):
     b = f"cpmpy:{solver}"
     assert [nq.count(n, b) for n in range(1, 9)] == A000170[:8]
@@ -64,7 +72,7 @@ def test_a_solver_cpmpy_does_not_know_is_one_line():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("solver", [_installed(s) for s in ("choco", "z3")])
+@pytest.mark.parametrize("solver", [_installed("choco"), _long(_installed("z3"))])
 def test_the_time_limit_ends_the_child_and_leaves_a_lower_bound(solver):
     start = time.monotonic()
     proc = subprocess.run(

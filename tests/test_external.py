@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
@@ -25,6 +25,7 @@ from tests.conftest import (
     MODELS,
     brute_force_problem,
     children_of_a_killed_run,
+    examples,
     gone,
     interrupt_when,
     problem_strategy,
@@ -61,7 +62,7 @@ def _models_of_dimacs(text: str, limit: int = 10_000) -> list[str]:
     return outputs
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25))
 @given(problem_strategy(6))
 def test_the_exported_cnf_has_exactly_the_solutions(p):
     text = _cnf_text(p)
@@ -302,7 +303,7 @@ def test_the_program_dies_with_verify_killed_outright(tmp_path):
     assert list(scratch.iterdir()) == [], "the folder of the program's output outlived verify"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(problem_strategy(9))
 def test_the_square_of_a_variable_inverts_the_numbering(p):
     from nqueens_cp.io.dimacs import SquareOfVariable, square_variables

@@ -92,7 +92,7 @@ def test_every_column_set_and_its_images_count_as_an_independent_search_says(n):
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("n", [18, 20])
+@pytest.mark.parametrize("n", [18, pytest.param(20, marks=pytest.mark.long)])
 def test_a_seeded_sample_of_large_items_recounts_exactly(n):
     """Column sets of seeded work items, each counted by the join alone and recounted by the
     independent search on restricted boards."""

@@ -23,6 +23,7 @@ def _json(*args: str) -> tuple[int, dict]:
     return proc.returncode, json.loads(proc.stdout)
 
 
+@pytest.mark.long
 def test_a_pool_count_stopped_by_its_limit_gives_a_lower_bound():
     # n = 19, about 30 s of counting: the join counts n = 18 within the limit now
     code, rec = _json("count", "19", "--workers", "2", "--time-limit", "4")
@@ -31,6 +32,7 @@ def test_a_pool_count_stopped_by_its_limit_gives_a_lower_bound():
     assert isinstance(rec["count"], int) and 0 < rec["count"] < QUEENS_19, rec
 
 
+@pytest.mark.long
 def test_a_class_count_stopped_by_its_limit_prints_its_record():
     code, rec = _json("count", "18", "--unique", "--time-limit", "2")
     assert code == 3 and rec["status"] == "unknown" and rec["reason"] == "time limit"

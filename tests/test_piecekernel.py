@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nqueens_cp as nq
@@ -18,7 +18,7 @@ from nqueens_cp.backends.base import Deadline, TimeLimitReached
 from nqueens_cp.backends.bitmask.kernels import generated, generic
 from nqueens_cp.backends.bitmask.tables import masks_array, moves
 from nqueens_cp.backends.watch import tally
-from tests.conftest import count_any, count_parts
+from tests.conftest import count_any, count_parts, examples
 from tests.test_pieces import A137774, brute_force
 
 #: Boards that exercise every part of a generated kernel: slides of one and two row steps, a
@@ -95,7 +95,7 @@ def boards(draw):
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40))
 @given(boards())
 def test_random_boards_count_alike_on_the_piece_s_kernel_and_the_brute_force(p):
     count, nodes = own(p)

@@ -8,7 +8,7 @@ from itertools import permutations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nqueens_cp as nq
@@ -19,7 +19,7 @@ from nqueens_cp.backends.bitmask import pysearch
 from nqueens_cp.io.formats import read_model
 from nqueens_cp.model.pieces import PieceError, parse
 from nqueens_cp.model.symmetry import problem_symmetries
-from tests.conftest import A000170, A007705, A051223, MODELS, run
+from tests.conftest import A000170, A007705, A051223, MODELS, examples, run
 
 #: OEIS A002464 (Hertzsprung's problem: rook + king, Betza RF), n = 1..10.
 A002464 = [1, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306]
@@ -140,7 +140,7 @@ def fairy_problems(draw):
 
 
 @pytest.mark.slow
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50))
 @given(fairy_problems())
 def test_every_backend_agrees_with_the_brute_force_on_random_pieces(p):
     truth = brute_force(p)
@@ -154,7 +154,7 @@ def test_every_backend_agrees_with_the_brute_force_on_random_pieces(p):
             break
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40))
 @given(fairy_problems(), st.integers(1, 5), st.integers(1, 3))
 def test_the_generic_kernel_resumes_exactly_where_a_slice_stopped(p, budget, cap):
     """The generic kernel keeps the current row's squares and what the rows above rule out of

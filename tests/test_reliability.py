@@ -51,12 +51,17 @@ def one_line(err: bytes) -> str:
     [
         ["first", 70, "--block", "0,0", "--time-limit", 1],
         ["first", 70, "--piece", "superqueen", "--time-limit", 1],
-        ["first", 48, "--lexicographic", "--time-limit", 1],
-        ["solve", 70, "--limit", 1, "--time-limit", 1],
-        ["count", 23, "--torus", "--time-limit", 1],  # by translations: minutes
-        ["count", 18, "--workers", 1, "--time-limit", 1],
+        *(
+            pytest.param(args, marks=pytest.mark.long)
+            for args in (
+                ["first", 48, "--lexicographic", "--time-limit", 1],
+                ["solve", 70, "--limit", 1, "--time-limit", 1],
+                ["count", 23, "--torus", "--time-limit", 1],  # by translations: minutes
+                ["count", 18, "--workers", 1, "--time-limit", 1],
+            )
+        ),
         ["count", 18, "--workers", 2, "--time-limit", 1],
-        ["count", 17, "--unique", "--time-limit", 1],
+        pytest.param(["count", 17, "--unique", "--time-limit", 1], marks=pytest.mark.long),
         ["count", 17, "-b", "cpsat", "--time-limit", 1],
     ],
 )
@@ -69,6 +74,7 @@ def test_every_path_honours_the_time_limit(args, startup):
     assert took < 1 + startup + STOP, (took, startup)
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_a_time_limited_solve_writes_what_it_found(tmp_path):
     out = tmp_path / "s.jsonl"
@@ -103,9 +109,9 @@ SEARCHING = 2.5
     [
         ["solve", 44, "-f", "jsonl"],
         ["count", 21, "--workers", 1],
-        ["first", 48, "--lexicographic"],
-        ["first", 70, "--piece", "superqueen"],
-        ["count", 19, "--unique", "--workers", 1],
+        pytest.param(["first", 48, "--lexicographic"], marks=pytest.mark.long),
+        pytest.param(["first", 70, "--piece", "superqueen"], marks=pytest.mark.long),
+        pytest.param(["count", 19, "--unique", "--workers", 1], marks=pytest.mark.long),
     ],
 )
 def test_ctrl_c_stops_long_compiled_runs_within_a_second(args):
@@ -153,6 +159,7 @@ def _started(cmd: list[str]) -> subprocess.Popen:
     return proc
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_ctrl_c_anywhere_in_start_up_is_quiet():
     """Signals spread evenly over the start-up of this machine (handlers in place to a trivial
@@ -214,6 +221,7 @@ def test_a_closed_stdout_is_an_error_not_a_lost_result(args):
     assert r.returncode == 2 and "standard output is closed" in one_line(r.stderr)
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_output_file_is_replaced_only_by_a_run_that_ends(tmp_path):
     out = tmp_path / "keep.jsonl"
@@ -225,6 +233,7 @@ def test_output_file_is_replaced_only_by_a_run_that_ends(tmp_path):
     assert len(out.read_text().splitlines()) == 4
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_verify_by_prefixes_lists_only_consistent_ones():
     start = time.monotonic()
@@ -235,6 +244,7 @@ def test_verify_by_prefixes_lists_only_consistent_ones():
     assert r.returncode == 3 and "nothing compared" in r.stdout.decode()
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_a_time_limited_cpsat_solve_writes_the_solutions_it_found():
     """cpsat solutions reached the output in batches of 4,096, so a time-limited solve that had
@@ -332,6 +342,7 @@ def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, 
     assert err == "nqueens: interrupted\n" and out == ""
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_without_numba_s_jit_answers_stay_right_or_are_refused(tmp_path):
@@ -350,6 +361,7 @@ def test_without_numba_s_jit_answers_stay_right_or_are_refused(tmp_path):
     assert r.returncode == 2 and "NUMBA_DISABLE_JIT" in one_line(r.stderr)
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_compiled_kernels_are_cached_outside_the_package(tmp_path):
@@ -361,6 +373,7 @@ def test_compiled_kernels_are_cached_outside_the_package(tmp_path):
     assert list((tmp_path / "nqueens_cp" / "numba").rglob("*.nbi"))
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_written_files_keep_the_user_s_umask_mode_and_links(tmp_path):
     """-o and checkpoint files were created 0600 whatever the umask, an existing 0664 file
@@ -483,6 +496,7 @@ def signal_name(sig: int) -> str:
     return "terminated" if sig == signal.SIGTERM else "interrupted"
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_checking_a_claim_on_the_largest_board_fits_in_memory():

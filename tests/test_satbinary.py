@@ -12,14 +12,16 @@ from tests.conftest import A000170, gone, watched_run
 
 pytestmark = pytest.mark.timeout(120)
 
-def _binary(cmd: str):
+def _binary(cmd: str, *marks: pytest.MarkDecorator):
     program = cmd.split()[0]
     missing = shutil.which(program) is None
     why = f"{program} is not installed (apt-get install {program})"
-    return pytest.param(cmd, marks=pytest.mark.skipif(missing, reason=why))
+    return pytest.param(cmd, marks=[pytest.mark.skipif(missing, reason=why), *marks])
 
 
-BINARIES = [_binary(cmd) for cmd in ("cadical -q {cnf}", "picosat")]
+#: Seconds each: run by `pytest --full` (the quick line checks a SAT binary's answers in
+#: test_answers_checked.py).
+BINARIES = [_binary("cadical -q {cnf}", pytest.mark.long), _binary("picosat", pytest.mark.long)]
 
 
 @pytest.mark.slow

@@ -1,14 +1,14 @@
 """Superqueens, toroidal boards and the constructive placement for huge boards (issue 7)."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends.bitmask.construct import construct
 from nqueens_cp.check.verify import verify
-from tests.conftest import A007705, A051223, brute_force_problem
+from tests.conftest import A007705, A051223, brute_force_problem, examples
 
 
 def test_superqueens_match_oeis_a051223():
@@ -60,7 +60,7 @@ def variant_problems(draw):
 
 
 @pytest.mark.slow
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80))
 @given(variant_problems())
 def test_backends_agree_with_brute_force_on_variants(p):
     verdict = verify(p)
@@ -94,6 +94,7 @@ def test_first_on_a_huge_board_is_constructive_and_valid():
     assert nq.first(Problem(100, "rook")) == tuple(range(100))
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_constructions_for_variants_are_valid_and_theorems_hold():
     """Every closed form the engine uses, checked by the validator; where a theorem says there is

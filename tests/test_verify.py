@@ -4,14 +4,23 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends.bitmask import BitmaskBackend
 from nqueens_cp.check.verify import prefixes, verify, verify_partition
 from nqueens_cp.io.formats import read_model
-from tests.conftest import A000170, CSPLIB_DIR, brute_force_problem, csplib_cases, csplib_counts, problem_strategy, run
+from tests.conftest import (
+    A000170,
+    CSPLIB_DIR,
+    brute_force_problem,
+    csplib_cases,
+    csplib_counts,
+    examples,
+    problem_strategy,
+    run,
+)
 
 
 class DropsOne(BitmaskBackend):
@@ -38,8 +47,9 @@ class AltersOne(BitmaskBackend):
             yield (sol[1], sol[0], *sol[2:]) if i == 0 else sol
 
 
+@pytest.mark.long
 @pytest.mark.slow
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # every backend: 2 s each
+@settings(max_examples=examples(30))  # every backend: 2 s each
 @given(problem_strategy(8))
 def test_three_backends_agree_on_random_problems(p):
     verdict = verify(p)
