@@ -21,8 +21,9 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from typing import Any
+
+from ..model.problem import NQueensError
 
 #: Pools never get more processes than this many per core: more only adds start-up and
 #: switching (docs/benchmarks.md § The pool: shared memory, not messages).
@@ -107,21 +108,51 @@ def _mp_context() -> Any:
     return mp.get_context("fork" if "fork" in methods else methods[0])
 
 
-@contextmanager
-def _pool(workers: int, context: Any, shared: Any = None) -> Iterator[Any]:
-    """A pool of `workers` processes that all see `context`; stopped at once (terminated and
-    joined) if the caller is interrupted or fails."""
-    if not 1 <= workers <= max_workers():
-        raise ValueError(f"workers must be 1..{max_workers()} on this machine, got {workers}")
-    pool = _mp_context().Pool(workers, initializer=_init, initargs=(context, shared, os.getpid()))
+class WorkerLost(NQueensError):
+    """A worker process died while counting (kill -9, or the kernel's out-of-memory killer,
+    which a count that holds much memory invites), again after its items were redone."""
+
+
+#: How many times the items a dead worker held are counted again, by a fresh set of workers,
+#: before the run fails in one line.
+REDOS = 2
+
+#: How long stopped workers get to end after SIGKILL before we stop waiting for them.
+END_SECONDS = 5.0
+
+
+def _worker(func: Callable[[Any, int], Any], context: Any, shared: Any, parent: int, errors: Any) -> None:
+    """A worker process: the pool's settings (`_init`), then items until none is left. An
+    exception is sent to the parent, pickled, before the worker exits with 1."""
     try:
-        yield pool
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+        _init(context, shared, parent)
+        _drain(func)
+    except BaseException as exc:
+        with contextlib.suppress(Exception):
+            errors.send(exc)
+        os._exit(1)
+    os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _stop(processes: list[Any]) -> None:
+    """End the workers at once: SIGKILL (they compute nothing worth saving: what they finished
+    is in the log), then reap them."""
+    for p in processes:
+        if p.exitcode is None:
+            with contextlib.suppress(OSError, ValueError):
+                p.kill()
+    deadline = time.monotonic() + END_SECONDS
+    for p in processes:
+        p.join(max(0.0, deadline - time.monotonic()))
 
 
 def _drain(func: Callable[[Any, int], Any]) -> None:
@@ -160,7 +191,40 @@ def run_items(
     next position from a shared counter and log each result in shared memory, which the parent
     reads every POLL_SECONDS (a message costs the parent CPU that, on a machine with few cores,
     is taken from the workers: docs/benchmarks.md § The pool: shared memory, not messages).
-    `poll` is called then too, and may raise to stop the pool."""
+    `poll` is called then too, and may raise to stop the pool.
+
+    A worker that dies (kill -9, the out-of-memory killer) is noticed at the next look: the
+    others are stopped, and every item not yet logged is counted again by fresh workers, each
+    item handed on once; after REDOS such deaths the run fails with WorkerLost. Plain processes,
+    not multiprocessing.Pool: a Pool whose worker died kept waiting for the dead worker's task,
+    and its terminate() waited on a queue lock an idle worker held, so no signal ended it."""
+    if not 1 <= workers <= max_workers():
+        raise ValueError(f"workers must be 1..{max_workers()} on this machine, got {workers}")
+    left = list(indices)
+    for redo in range(REDOS + 1):
+        lost = yield from _run_workers(func, left, workers, context, width, poll, costs)
+        if lost is None:
+            return
+        code, left = lost
+        if redo == REDOS:
+            how = f"killed by signal {-code}" if code < 0 else f"exit {code}"
+            raise WorkerLost(
+                f"a worker process died ({how}) {REDOS + 1} times, {len(left)} items uncounted: the kernel's "
+                "out-of-memory killer does this; give --memory a smaller budget or fewer --workers"
+            )
+
+
+def _run_workers(
+    func: Callable[[Any, int], Any],
+    indices: Sequence[int],
+    workers: int,
+    context: Any,
+    width: int,
+    poll: Callable[[], None] | None,
+    costs: list[float] | None,
+) -> Iterator[tuple[int, Any]]:
+    """`run_items` on one set of workers. Returns None when every item was logged, or (the
+    dead worker's exit code, the items not logged) when a worker died."""
     ctx = _mp_context()
     todo = ctx.Array("q", list(indices), lock=False)
     results = ctx.Array("q", max(1, len(todo) * width), lock=False)
@@ -168,14 +232,26 @@ def run_items(
     done = ctx.Value("q", 0)
     spent = ctx.Array("d", max(1, len(todo)), lock=False)
     shared = (ctx.Value("q", 0), done, todo, width, results, log, spent)
-    with _pool(workers, context, shared) as pool:
-        finished = pool.map_async(_drain, [func] * workers, chunksize=1)
+    processes, pipes = [], []
+    try:
+        for _ in range(min(workers, max(1, len(todo)))):
+            receive, send = ctx.Pipe(duplex=False)
+            p = ctx.Process(target=_worker, args=(func, context, shared, os.getpid(), send), daemon=True)
+            p.start()
+            send.close()
+            processes.append(p)
+            pipes.append(receive)
         seen = 0
         while True:
-            time.sleep(POLL_SECONDS)  # not finished.wait: a signal can leave its lock held (`handoff`)
-            over = finished.ready()
-            with done.get_lock():
-                upto = done.value
+            time.sleep(POLL_SECONDS)  # not an Event's wait: a signal can leave its lock held (`handoff`)
+            codes = [p.exitcode for p in processes]
+            upto = seen
+            lock = done.get_lock()
+            if lock.acquire(timeout=1.0):  # bounded: a worker killed while logging keeps it for ever
+                try:
+                    upto = done.value
+                finally:
+                    lock.release()
             for pos in range(seen, upto):
                 k = log[pos]
                 values = tuple(results[k * width : (k + 1) * width])
@@ -183,11 +259,22 @@ def run_items(
                     costs.append(spent[k])
                 yield todo[k], values if width > 1 else values[0]
             seen = upto
-            if over:
-                finished.get()  # a worker's exception is raised here
-                return
+            for code, pipe in zip(codes, pipes, strict=True):
+                if code and pipe.poll():  # the worker's exception, raised here (none: it was killed)
+                    with contextlib.suppress(EOFError):
+                        raise pipe.recv()
+            dead = [code for code in codes if code]
+            if dead:
+                logged = {log[pos] for pos in range(seen)}
+                return dead[0], [todo[k] for k in range(len(todo)) if k not in logged]
+            if all(code == 0 for code in codes):
+                return None
             if poll:
                 poll()
+    finally:
+        _stop(processes)
+        for pipe in pipes:
+            pipe.close()
 
 
 def share_work(

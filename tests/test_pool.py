@@ -1,0 +1,104 @@
+"""The process pool (`run.parallel`) when a worker dies: kill -9, or the kernel's out-of-memory
+killer. A count hung for ever once one worker had died, and the first SIGTERM, even the first
+Ctrl-C, was ignored: multiprocessing.Pool waited for the dead worker's task. Now the items the
+dead worker held are counted again by fresh workers, each item handed on once, or the run fails
+in one line."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from nqueens_cp.run.parallel import REDOS, WorkerLost, run_items
+from tests.conftest import busy, children, gone, script
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _dies_once_on(context: tuple[Path, int], i: int) -> int:
+    """i squared; the first process to reach item `dying` kills itself there (a marker file
+    says it has happened)."""
+    marker, dying = context
+    if i == dying and not marker.exists():
+        marker.touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.002)
+    return i * i
+
+
+def _always_dies_on(dying: int, i: int) -> int:
+    if i == dying:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return i
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_items_of_a_killed_worker_are_counted_again_once(tmp_path, workers):
+    got = list(run_items(_dies_once_on, range(200), workers, (tmp_path / "died", 57)))
+    assert (tmp_path / "died").exists()
+    assert sorted(i for i, _ in got) == list(range(200)), "an item was lost or handed on twice"
+    assert all(v == i * i for i, v in got)
+
+
+def test_a_worker_that_keeps_dying_ends_the_run_in_one_line():
+    with pytest.raises(WorkerLost, match="killed by signal 9") as caught:
+        list(run_items(_always_dies_on, range(50), 2, 7))
+    assert f"{REDOS + 1} times" in str(caught.value)
+
+
+def _raises(_context: None, i: int) -> int:
+    if i == 5:
+        raise ArithmeticError("item 5")
+    return i
+
+
+def test_a_worker_s_exception_reaches_the_caller():
+    with pytest.raises(ArithmeticError, match="item 5"):
+        list(run_items(_raises, range(20), 2, None))
+
+
+@pytest.mark.slow
+def test_a_count_whose_worker_is_killed_ends_exact():
+    """`count 18 --workers 2` with one worker killed by SIGKILL mid-count: A000170(18)."""
+    proc = subprocess.Popen([script(), "count", "18", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(busy(0.5)(w) for w in children(proc.pid)):
+            time.sleep(0.05)
+        workers = children(proc.pid)
+        assert workers, "the count started no worker"
+        victim = next(w for w in workers if busy(0.5)(w))
+        os.kill(victim, signal.SIGKILL)
+        out, err = proc.communicate(timeout=100)
+        assert proc.returncode == 0, err
+        assert out.split() == [b"666090624"]
+        assert gone(workers)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.slow
+def test_sigterm_ends_a_count_whose_worker_was_killed():
+    proc = subprocess.Popen([script(), "count", "19", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(busy(0.5)(w) for w in children(proc.pid)):
+            time.sleep(0.05)
+        workers = children(proc.pid)
+        os.kill(next(w for w in workers if busy(0.5)(w)), signal.SIGKILL)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 143 and time.monotonic() - sent < 2.5, err
+        assert gone(children(proc.pid) + workers)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
