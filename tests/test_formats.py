@@ -69,7 +69,6 @@ def test_text_board(tmp_path):
         ("a.lp", "num(1). num(3).\n", "must cover 1..3"),
         ("a.txt", ". .\n. . .\n", "a.txt:2: row 1 has 3 squares"),
         ("a.txt", "..\n.?\n", "a.txt:2: unexpected '?'"),
-        ("a.txt", "Q.\n.Q\n", "attack each other"),
         ("a.csv", "n=1", "unknown model file type"),
     ],
 )
@@ -113,3 +112,8 @@ def test_an_integer_too_large_to_read_is_one_error(tmp_path):
     model.write_text("n = " + "9" * 5000 + "\n")
     with pytest.raises(ModelFileError, match="too large"):
         read_model(model)
+
+
+def test_a_board_file_whose_pieces_attack_reads_as_a_puzzle_with_no_solution(tmp_path):
+    p = read_model(write(tmp_path, "a.txt", "Q.\n.Q\n"))
+    assert p.fixed == ((0, 0), (1, 1)) and "attack each other" in p.contradiction

@@ -4,14 +4,12 @@ import nqueens_cp as nq
 from nqueens_cp import InvalidProblem, Problem
 from nqueens_cp.model.problem import (
     BoardSizeError,
-    FixedConflict,
-    FixedOnBlocked,
     SquareOffBoard,
     UnknownPiece,
     as_problem,
     board_rows,
 )
-from tests.conftest import backtrack_count
+from tests.conftest import backtrack_count, brute_force_problem
 
 
 @pytest.mark.parametrize("n", [0, -3, 1.5, "8", True, 10**8])
@@ -39,18 +37,28 @@ def test_malformed_squares(square):
         Problem(8, blocked=[square])
 
 
-def test_fixed_on_blocked():
-    with pytest.raises(FixedOnBlocked, match=r"\(2, 3\)"):
-        Problem(8, blocked=[(2, 3)], fixed=[(2, 3)])
+def test_fixed_on_blocked_is_a_puzzle_with_no_solution():
+    """It was an input error (exit 2); users looping over generated instances want the answer."""
+    p = Problem(8, blocked=[(2, 3)], fixed=[(2, 3)])
+    assert "(2, 3)" in p.contradiction and "blocked" in p.contradiction
 
 
 @pytest.mark.parametrize(
     "a,b,piece",
     [((0, 0), (0, 5), "rook"), ((0, 1), (4, 1), "queen"), ((1, 1), (3, 3), "queen"), ((0, 4), (4, 0), "queen")],
 )
-def test_fixed_pieces_that_attack(a, b, piece):
-    with pytest.raises(FixedConflict, match=rf"\({a[0]}, {a[1]}\)"):
-        Problem(8, piece, fixed=[a, b])
+def test_fixed_pieces_that_attack_make_a_puzzle_with_no_solution(a, b, piece):
+    p = Problem(8, piece, fixed=[a, b])
+    assert f"({a[0]}, {a[1]})" in p.contradiction and "attack" in p.contradiction
+    assert brute_force_problem(p) == set()  # the independent ground truth agrees
+
+
+@pytest.mark.parametrize("backend", ["bitmask", "cpsat", "constraint"])
+@pytest.mark.parametrize("problem", [Problem(8, fixed=[(0, 0), (1, 1)]), Problem(6, "rook", [(2, 2)], [(2, 2)])])
+def test_every_backend_answers_a_contradiction_with_no_solution(backend, problem):
+    assert nq.count(problem, backend=backend) == 0
+    assert nq.first(problem, backend=backend) is None
+    assert list(nq.solve(problem, backend=backend)) == []
 
 
 def test_diagonal_is_fine_for_rooks():

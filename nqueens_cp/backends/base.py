@@ -306,7 +306,9 @@ class Backend:
     - **inherited**, not overridden: the entry points `solutions`, `batches`, `count`,
       `first`, `count_classes`, `count_by_enumeration`. Each checks the plan (what the
       backend can model, the options it can honour, the size limits) before any search,
-      the same way for every backend, then calls the backend's own method with the plan.
+      the same way for every backend, then calls the backend's own method with the plan;
+      pre-placed pieces that contradict each other or a blocked square
+      (`Problem.contradiction`) have no solution by the rules alone, and are answered so here.
     Per-call measurements (nodes, conflicts...) go into the call's `Outcome.stats` (a stream
     fills the `stats` dict it is given), never onto the instance.
     """
@@ -396,8 +398,10 @@ class Backend:
         """Stream every solution (nothing is accumulated). The plan is checked now; the stream
         raises Unknown at its end when the search stopped early. `stats`, if given, receives
         what the search measured. Every solution is checked (`_checked`) before it is handed on."""
-        stream = self._solutions(problem, self.plan(problem, Task.SOLVE), {} if stats is None else stats)
-        return self._checked(problem, stream)
+        plan = self.plan(problem, Task.SOLVE)
+        if problem.contradiction:
+            return iter(())
+        return self._checked(problem, self._solutions(problem, plan, {} if stats is None else stats))
 
     def batches(self, problem: Problem, stats: Stats | None = None) -> Iterator[np.ndarray]:
         """The solutions as 2-D int arrays (a row per solution), for writers that format many
@@ -405,6 +409,8 @@ class Backend:
         before it is handed on: one by one where the arrays are gathered from `_solutions`, an
         array at a time (`Problem.first_invalid`) where the backend makes its own."""
         plan, stats = self.plan(problem, Task.SOLVE), {} if stats is None else stats
+        if problem.contradiction:
+            return iter(())
         if type(self)._batches is Backend._batches:
             return self._gathered(problem, self._checked(problem, self._solutions(problem, plan, stats)))
         return self._checked_batches(problem, self._batches(problem, plan, stats))
@@ -413,17 +419,25 @@ class Backend:
         """The number of solutions, or unknown with what was counted before the stop. A backend
         without `capabilities.own_count` counts its checked solution stream."""
         plan = self.plan(problem, Task.COUNT)
+        if problem.contradiction:
+            return Outcome(Status.SOLVED, count=0, stats={})
         if self.capabilities.own_count:
             return self._count(problem, plan)
         return self._enumerated(problem, plan)
 
     def count_by_enumeration(self, problem: Problem) -> Outcome:
         """Count by building every solution (what `compare --enumerate` times)."""
-        return self._enumerated(problem, self.plan(problem, Task.SOLVE))
+        plan = self.plan(problem, Task.SOLVE)
+        if problem.contradiction:
+            return Outcome(Status.SOLVED, count=0, stats={})
+        return self._enumerated(problem, plan)
 
     def first(self, problem: Problem) -> Outcome:
         """One solution, none, or unknown; the solution checked before it is returned."""
-        outcome = self._first(problem, self.plan(problem, Task.FIRST))
+        plan = self.plan(problem, Task.FIRST)
+        if problem.contradiction:
+            return Outcome(Status.NO_SOLUTION, count=0, stats={})
+        outcome = self._first(problem, plan)
         if outcome.solution is not None:
             why = problem.explain(outcome.solution)
             if why:

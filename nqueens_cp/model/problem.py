@@ -55,14 +55,6 @@ class SquareOffBoard(InvalidProblem):
     pass
 
 
-class FixedOnBlocked(InvalidProblem):
-    pass
-
-
-class FixedConflict(InvalidProblem):
-    """Two pre-placed pieces share a row or column or attack each other."""
-
-
 class Rule(StrEnum):
     """A rule of the puzzle beyond riders on a plain square board: what a backend must model to
     solve a problem that needs it (`Problem.rules`; a backend declares those it models in its
@@ -149,16 +141,24 @@ class Problem:
             for r, c in squares:
                 if not (0 <= r < m and 0 <= c < n):
                     raise SquareOffBoard(f"{kind} square ({r}, {c}) is off the {m}x{n} board")
-        blocked_set = set(blocked)
-        for sq in fixed:
-            if sq in blocked_set:
-                raise FixedOnBlocked(f"fixed square {sq} is also blocked")
         if not isinstance(self.torus, bool):
             raise InvalidProblem(f"torus must be True or False, got {self.torus!r}")
-        for i, a in enumerate(fixed):
-            for b in fixed[i + 1 :]:
+
+    @cached_property
+    def contradiction(self) -> str | None:
+        """Why no placement can satisfy the pre-placed pieces, by the rules alone: one stands on
+        a blocked square, or two attack each other. Such a puzzle is well posed and its answer
+        is no solution (a count of 0): users looping over generated instances get answers, and
+        every backend gives this one without a search (`Backend` checks it first)."""
+        blocked = set(self.blocked)
+        for sq in self.fixed:
+            if sq in blocked:
+                return f"the pre-placed piece on {sq} stands on a blocked square"
+        for i, a in enumerate(self.fixed):
+            for b in self.fixed[i + 1 :]:
                 if self.attacks(a, b):
-                    raise FixedConflict(f"fixed pieces on {a} and {b} attack each other")
+                    return f"the pre-placed pieces on {a} and {b} attack each other"
+        return None
 
     # -- derived views -------------------------------------------------------------------
 
@@ -296,8 +296,8 @@ class Problem:
             if solution[r] != c:
                 return f"misses fixed piece ({r}, {c})"
         # Lines are marked in bytearrays, a byte a line (dicts of rows cost gigabytes at the
-        # largest n; docs/benchmarks.md); the pair that shares one is looked for only once one
-        # is found.
+        # largest n: tests/test_reliability.py checks 10^7 columns in 2 GB); the pair that
+        # shares one is looked for only once one is found.
         used = bytearray(n)
         for r, c in enumerate(solution):
             if used[c]:
