@@ -14,7 +14,7 @@ representatives), this counts the placements of the same classes:
   (the four pinned rows take the first four), the rest top-down;
 - `mrv`: the row with the fewest free squares chosen afresh at every level.
 Every order's counts are checked equal class by class. What a node costs in each order is not
-measured here: choosing afresh scans every open row (docs/benchmarks.md has the estimate).
+measured here: choosing afresh scans every open row.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ every other rule as pairwise constraints q[j] - q[i] not in the offsets the piec
 j - i rows away (for queens |q[i] - q[j]| != j - i), written as plain functions. Of the
 formulations measured (these, the library's compiled string constraints, an AllDifferent over
 shifted values with forward checking) none was reliably faster on our noisy machines; this
-one is the plainest and covers every variant (README, Benchmarks).
+one is the plainest and covers every variant
+(docs/benchmarks.md § python-constraint's formulation).
 Solutions stream from the library's solution iterator.
 
 This is also the smallest backend: copy it to add another.

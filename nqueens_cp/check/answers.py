@@ -157,7 +157,7 @@ _ARRAY = re.compile(r"\[([-\d,\s]*)\]")
 def _json(lines: Iterator[tuple[int, str]], problem: Problem, one_based: bool) -> Iterator[Answer]:
     """JSON answers, held in memory no more than one line at a time where the text allows: JSON
     Lines, or one line holding an array of column arrays (`nqueens solve -f json`); a document
-    over several lines is parsed whole, up to MAX_JSON_DOCUMENT (docs/benchmarks.md)."""
+    over several lines is parsed whole, up to MAX_JSON_DOCUMENT."""
     lines = iter(lines)
     number, first = next(lines)
     if first.lstrip().startswith("[[") and _FLAT_ARRAYS.fullmatch(first):
@@ -221,7 +221,7 @@ KEPT = 20
 
 class SolutionSet:
     """Distinct solutions held compactly: each as the bytes of its columns where the board has
-    at most 256 columns (49 bytes for n = 16, against a tuple's 184: docs/benchmarks.md)."""
+    at most 256 columns (49 bytes for n = 16, against a tuple's 184)."""
 
     def __init__(self, columns: int) -> None:
         self._packed = columns <= 256

@@ -19,7 +19,7 @@ from ..model.problem import NQueensError, Problem, Solution, Square
 class SquareOfVariable:
     """The square of variable v (the inverse of `square_variables`) in O(n) memory: rows start
     at known variables, and only rows with blocked squares list their columns. Reading a SAT
-    solver's answer used to build the n^2 dictionary first (docs/benchmarks.md)."""
+    solver's answer used to build the n^2 dictionary first."""
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem

@@ -2,7 +2,7 @@
 
 The decision depends on the problem, the task and the options only (never on what the process
 happens to have imported), and it comes with a reason the user sees (`--json`'s "plan",
-`--verbose`). The measurements behind each threshold are in the README (Benchmarks).
+`--verbose`). Each threshold names the section of docs/benchmarks.md that measured it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ MAX_COMPILED_N = 64
 MAX_PYTHON_SEARCH_N = 5000
 
 #: Queen-like boards up to this size are counted in Python, which costs less than loading the
-#: compiled kernels into a fresh process (README, Start-up).
+#: compiled kernels into a fresh process (docs/benchmarks.md § Counting in Python up to n = 10).
 PYTHON_COUNT_MAX_N = 10
 
 #: A plain count is spread over a process pool from this size (when more than one worker may
@@ -33,9 +33,8 @@ PARALLEL_FROM_N = 13
 
 #: Plain boards are counted by constellations, under the symmetries they keep, from this size
 #: (below it the whole count takes milliseconds either way) up to CONSTELLATIONS_MAX_N.
-#: Counting queens by joining half-boards (partitions/join.py) from this size: measured at 0.8-1.17 of
-#: the constellations' time at n = 16 (a second either way), 0.71 at 17, 0.40 at 18 and about
-#: 0.3 at 19 (docs/benchmarks.md); 1.18 at n = 15.
+#: Counting queens by joining half-boards (partitions/join.py) from this size
+#: (docs/benchmarks.md § The join from n = 16).
 JOIN_FROM_N = 16
 #: ...up to this size: the column sets to join, C(n, n/2) / 4, are listed before the count.
 JOIN_MAX_N = 26

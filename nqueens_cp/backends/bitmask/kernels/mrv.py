@@ -79,7 +79,7 @@ def _select(rf, cf, level, rows_done, cols_done, n):
 def _fail_first(cand, crossing):
     """Of the untried squares of the branching line, the one whose crossing line has the
     fewest free squares (ties: the lowest): on hard generated boards it halves the total time of
-    the plain lowest-first order (README, Benchmarks)."""
+    the plain lowest-first order (docs/benchmarks.md § The most-constrained line, fail first)."""
     best = 65
     pick = _ZERO
     rest = cand

@@ -57,7 +57,7 @@ def _count_from(masks, diag, plain, row0, cols0, d1_0, d2_0, stop):
     caller knows the result is then partial. The placements made (the last two rows' included)
     are added to stop[NODES], the search's nodes.
 
-    Why it is fast (figures in the README): the current row's state lives in locals; a frame is
+    Why it is fast: the current row's state lives in locals; a frame is
     pushed only for a row with squares left to try, so the last square descends like a tail
     call; a dead end one row down is skipped without a push; the last two rows are counted
     branch-free (`_last_two`); and row indices are unsigned (no negative-index wraparound)."""

@@ -24,7 +24,8 @@ Plain queens have their own compiled ring count (`count_ring`).
 Which ring is free, and it matters: the innermost, k = (m-2) // 2 (and (n-2) // 2 for the
 columns), is the default. Four queens pinned near the centre attack more squares, in every row,
 from the first row searched; border queens (ring 0) leave the middle rows, where the tree is
-widest, to the search. README, Benchmarks, has the figures per ring.
+widest, to the search. The figures per ring:
+docs/benchmarks.md § Constellations on the innermost ring.
 
 Symmetric solutions (for --unique, under all 8 symmetries) come out of the same run: no
 solution of queen-like pieces is fixed by a reflection (a queen and its mirror image would share
