@@ -26,6 +26,7 @@ from .backends import (
     get_backend,
 )
 from .backends.base import close_stream
+from .backends.claims import checked_claim, checked_stream
 from .model.problem import InvalidProblem, Problem, Solution, as_problem, board_rows, is_integer
 
 
@@ -57,7 +58,7 @@ def solve(
     if limit is not None and not (is_integer(limit) and limit >= 0):
         raise InvalidProblem(f"limit must be a whole number >= 0, got {limit!r}")
     p, b, _ = prepare(problem, backend, "solve", options)
-    return limited(b.solutions(p), limit)
+    return limited(checked_stream(p, b, b.solutions(p), limit), limit)
 
 
 def limited(solutions: Iterator[Solution], limit: int | None) -> Iterator[Solution]:
@@ -71,7 +72,7 @@ def limited(solutions: Iterator[Solution], limit: int | None) -> Iterator[Soluti
 def count(problem: Problem | int, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> int:
     """The number of solutions."""
     p, b, _ = prepare(problem, backend, "count", options)
-    result = known(b.count(p), b).count
+    result = known(checked_claim(p, b, b.count(p)), b).count
     assert result is not None
     return result
 
@@ -79,7 +80,7 @@ def count(problem: Problem | int, backend: str | Backend = DEFAULT_BACKEND, **op
 def first(problem: Problem | int, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> Solution | None:
     """One solution, or None when there is none."""
     p, b, _ = prepare(problem, backend, "first", options)
-    return known(b.first(p), b).solution
+    return known(checked_claim(p, b, b.first(p)), b).solution
 
 
 def count_classes(problem: Problem | int, backend: str | Backend = DEFAULT_BACKEND, **options: Any) -> ClassCount:

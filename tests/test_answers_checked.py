@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends import Backend, Capabilities, WrongAnswer
 from tests.conftest import examples, script
@@ -162,3 +163,28 @@ def test_the_batch_check_finds_exactly_what_explain_finds(case):
         None,
     )
     assert p.first_invalid(batch) == expected
+
+
+@pytest.mark.slow
+def test_a_sat_binary_claiming_no_solution_is_refuted_by_our_engine(tmp_path):
+    """`count 8 -b sat` printed 0, "solved", and `first` "no solution", for a binary that says
+    UNSATISFIABLE: nothing was handed over to check. 8-queens has 92 solutions (A000170)."""
+    fake = _program(tmp_path, "unsat-sat", "print('s UNSATISFIABLE'); raise SystemExit(20)\n")
+    for task in ("first", "count", "solve"):
+        proc = _cli(task, "8", "-b", "sat", "--sat-solver", f"cmd:{fake} {{cnf}}")
+        err = proc.stderr.strip()
+        assert proc.returncode == 1, (task, proc.returncode, err)
+        assert len(err.splitlines()) == 1 and "wrong answer from sat (cmd:unsat-sat)" in err, err
+        assert "is a solution, where it says there is none" in err, err
+        assert proc.stdout.strip() in ("", "0") and "no solution" not in proc.stdout
+
+
+def test_a_confirmed_claim_of_no_solution_says_so():
+    """A board with none (n = 3): the claim stands, and the record says our engine confirmed it."""
+    from nqueens_cp.backends import get_backend
+    from nqueens_cp.backends.claims import checked_claim
+
+    p = Problem(3)
+    cpsat = get_backend("cpsat")
+    assert checked_claim(p, cpsat, cpsat.first(p)).stats["confirmed"] == 1
+    assert nq.count(p, backend="cpsat") == 0 and nq.first(p, backend="constraint") is None

@@ -86,6 +86,12 @@ def get_backend(name: str | Backend, **options: Any) -> Backend:
     return cls(**options)
 
 
+def oracle_backend(**options: Any) -> Backend:
+    """The backend whose capabilities say `oracle` (our engine), with `options`."""
+    (name,) = [name for name in BACKENDS if backend_class(name).capabilities.oracle]
+    return get_backend(name, **options)
+
+
 __all__ = [
     "BACKENDS",
     "DEFAULT_BACKEND",
@@ -108,5 +114,6 @@ __all__ = [
     "counted",
     "get_backend",
     "options_for",
+    "oracle_backend",
     "split_name",
 ]

@@ -215,7 +215,9 @@ class Capabilities:
     `rules`: the rules of the puzzle it models (`Rule`: torus, rectangles, leaps, one-way
     lines, blocked squares, pre-placed pieces); a problem that needs another is refused.
     `subsolver`: the option that names the solver it runs, which `-b NAME:SOLVER` sets
-    (`sat:glucose4`, `minizinc:chuffed`, `cpmpy:choco`), None where it runs one solver."""
+    (`sat:glucose4`, `minizinc:chuffed`, `cpmpy:choco`), None where it runs one solver.
+    `oracle`: our own engine, whose answers the tests hold to OEIS, closed forms and a brute
+    force: it searches again every other backend's claim that there is no solution (`claims`)."""
 
     options: tuple[Option, ...] = ()
     rules: frozenset[Rule] = frozenset(Rule)
@@ -225,6 +227,7 @@ class Capabilities:
     subsolver: str | None = None
     max_n: int | None = None
     exports: frozenset[str] = frozenset()
+    oracle: bool = False
 
     @property
     def names(self) -> frozenset[str]:

@@ -12,6 +12,7 @@ import typer
 
 from .. import api
 from ..backends import DEFAULT_BACKEND, Outcome, Status, Unknown, backend_class
+from ..backends.claims import checked_claim, checked_stream
 from ..io.render import FORMATS, MAX_DRAWN_N, draw, write_solutions
 from .app import PartialResult, UserError, app
 from .options import (
@@ -80,7 +81,7 @@ def solve(
         if limit is not None:
             sols = api.limited(sols, limit)
     else:
-        sols = _limited_batches(b.batches(p, stats), limit)
+        sols = checked_stream(p, b, _limited_batches(b.batches(p, stats), limit), limit)
     with output(out) as (stream, keep):
         if not as_json:
             try:
@@ -223,7 +224,7 @@ def count(
                 progress=bar if backend_class(backend).capabilities.reports_progress else None,
             )
             bar.workers = plan.workers
-            outcome = b.count(p)
+            outcome = checked_claim(p, b, b.count(p))
         rec = record(p, b, plan, outcome, start) | {"count": outcome.count}
         if outcome.status is Status.UNKNOWN:
             rec["partial"] = True
@@ -266,7 +267,7 @@ def first(
         workers=workers,
         **solver,
     )
-    outcome = b.first(p)
+    outcome = checked_claim(p, b, b.first(p))
     sol = outcome.solution
     if fmt == "json":
         echo(json.dumps(record(p, b, plan, outcome, start) | {"solution": None if sol is None else list(sol)}))

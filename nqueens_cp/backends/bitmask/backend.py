@@ -79,6 +79,7 @@ class BitmaskBackend(Backend):
         partition=True,
         own_count=True,
         repeat_free=True,
+        oracle=True,
     )
 
     @classmethod
