@@ -143,3 +143,42 @@ def test_a_backend_that_lacks_a_rule_refuses_it_in_one_line_and_models_the_rest(
     assert "\n" not in str(refused.value)
     other = next(r for r in Rule if r is not rule)
     assert b.plan(RULE_CASES[other], "count")  # the rules it keeps are still planned
+
+
+#: A process where `Rule` has a member no backend models (obstacles that block sliding lines), made
+#: before any backend is imported, and a problem that needs it: every backend must refuse it.
+#: With rules claimed by default (every member of Rule), every backend claimed the new one.
+NEW_RULE = """
+import enum, json, sys
+import nqueens_cp.model.problem as problem
+members = {m.name: m.value for m in problem.Rule} | {"OBSTACLES": "obstacles that block sliding lines"}
+problem.Rule = enum.StrEnum("Rule", members)
+needs = problem.Problem.rules.func  # a cached_property
+problem.Problem.rules = property(lambda self: needs(self) | {problem.Rule.OBSTACLES})
+from nqueens_cp.backends import BACKENDS, backend_class, get_backend
+from nqueens_cp.backends.base import UnsupportedProblem
+said = {}
+for name in BACKENDS:
+    claimed = problem.Rule.OBSTACLES in backend_class(name).capabilities.rules
+    try:
+        get_backend(name).plan(problem.Problem(6), "count")
+        said[name] = "planned" + (" (claimed)" if claimed else "")
+    except UnsupportedProblem as exc:
+        said[name] = str(exc)
+    except Exception as exc:  # a backend this machine lacks says so first
+        said[name] = f"{type(exc).__name__}: {exc}"
+print(json.dumps(said))
+"""
+
+
+@pytest.mark.slow
+def test_a_rule_no_backend_lists_is_refused_by_every_backend():
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", NEW_RULE], capture_output=True, text=True, timeout=120, check=True)
+    said = json.loads(out.stdout)
+    for name, answer in said.items():
+        if backend_class(name).missing() is None:
+            assert "obstacles that block sliding lines" in answer, f"{name}: {answer}"

@@ -213,14 +213,16 @@ class Capabilities:
     `repeat_free`: its streams walk a search tree, each leaf once, so they are not held for
     repeats (a set of every solution would grow with the count); every other backend's are.
     `rules`: the rules of the puzzle it models (`Rule`: torus, rectangles, leaps, one-way
-    lines, blocked squares, pre-placed pieces); a problem that needs another is refused.
+    lines, blocked squares, pre-placed pieces), each named: none by default, so a rule added
+    to `Rule` is claimed by no backend until one models it; a problem that needs a rule a
+    backend does not list is refused in one line before any run.
     `subsolver`: the option that names the solver it runs, which `-b NAME:SOLVER` sets
     (`sat:glucose4`, `minizinc:chuffed`, `cpmpy:choco`), None where it runs one solver.
     `oracle`: our own engine, whose answers the tests hold to OEIS, closed forms and a brute
     force: it searches again every other backend's claim that there is no solution (`claims`)."""
 
     options: tuple[Option, ...] = ()
-    rules: frozenset[Rule] = frozenset(Rule)
+    rules: frozenset[Rule] = frozenset()
     partition: bool = False
     own_count: bool = False
     repeat_free: bool = False

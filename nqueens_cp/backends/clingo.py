@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..io.asp import encoding_text, facts_text
-from ..model.problem import Problem, Solution
+from ..model.problem import Problem, Rule, Solution
 from ..run.forked import ChildFailed, streamed
 from .base import TIME_LIMIT, Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, first_of
 
@@ -25,7 +25,12 @@ MAX_N = 300
 class ClingoBackend(Backend):
     """Options: `time_limit` in seconds."""
 
-    capabilities = Capabilities(options=(TIME_LIMIT,), max_n=MAX_N, exports=frozenset({"lp"}))
+    capabilities = Capabilities(
+        options=(TIME_LIMIT,),
+        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        max_n=MAX_N,
+        exports=frozenset({"lp"}),
+    )
 
     @classmethod
     def missing(cls) -> str | None:

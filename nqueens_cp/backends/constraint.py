@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.problem import Problem, Solution
+from ..model.problem import Problem, Rule, Solution
 from .base import Backend, Capabilities, Plan, Stats, package_version
 
 #: The largest board modelled: n^2/2 pairwise constraints (20,000 here).
@@ -47,7 +47,10 @@ class ConstraintBackend(Backend):
     """No options: the library's search cannot be bounded in time from outside (it is refused,
     not ignored); being Python, it sees Ctrl-C at once."""
 
-    capabilities = Capabilities(max_n=MAX_N)
+    capabilities = Capabilities(
+        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        max_n=MAX_N,
+    )
 
     @classmethod
     def version(cls) -> str | None:

@@ -25,7 +25,7 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.problem import Problem, Solution
+from ..model.problem import Problem, Rule, Solution
 from ..run.forked import ChildFailed, emitted
 from .base import (
     TIME_LIMIT,
@@ -126,7 +126,12 @@ class CpmpyBackend(Backend):
     """Options: `solver`, a sub-solver CPMpy reaches (choco, ortools, z3, exact, pumpkin,
     pysat:NAME...; default the first of PREFERRED installed), and `time_limit` in seconds."""
 
-    capabilities = Capabilities(options=(TIME_LIMIT, SOLVER), max_n=MAX_N, subsolver="solver")
+    capabilities = Capabilities(
+        options=(TIME_LIMIT, SOLVER),
+        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        max_n=MAX_N,
+        subsolver="solver",
+    )
 
     @classmethod
     def missing(cls) -> str | None:

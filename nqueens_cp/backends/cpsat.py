@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from ..model.problem import Problem, Solution
+from ..model.problem import Problem, Rule, Solution
 from ..run.handoff import Handoff
 from .base import (
     TIME_LIMIT,
@@ -184,7 +184,10 @@ class CpSatBackend(Backend):
     seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
 
     capabilities = Capabilities(
-        options=(WORKERS, TIME_LIMIT, SEED, PARAMS), max_n=MAX_N, exports=frozenset({"cpsat"})
+        options=(WORKERS, TIME_LIMIT, SEED, PARAMS),
+        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        max_n=MAX_N,
+        exports=frozenset({"cpsat"}),
     )
 
     @classmethod

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io.minizinc import data_text, model_text
-from ..model.problem import Problem, Solution
+from ..model.problem import Problem, Rule, Solution
 from ..run.programs import lines_of
 from .base import TIME_LIMIT, Backend, BackendError, Capabilities, Option, Outcome, Plan, Stats, Task, first_of
 
@@ -83,7 +83,12 @@ MZN_SOLVER = Option(
 class MiniZincBackend(Backend):
     """Options: `mzn_solver`, a solver MiniZinc lists (default gecode); `time_limit` in seconds."""
 
-    capabilities = Capabilities(options=(TIME_LIMIT, MZN_SOLVER), max_n=MAX_N, subsolver="mzn_solver")
+    capabilities = Capabilities(
+        options=(TIME_LIMIT, MZN_SOLVER),
+        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        max_n=MAX_N,
+        subsolver="mzn_solver",
+    )
 
     @classmethod
     def missing(cls) -> str | None:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, TextIO
 
 from ..io.dimacs import square_variables, write_cnf
-from ..model.problem import Problem, Solution
+from ..model.problem import Problem, Rule, Solution
 from ..run.forked import ChildFailed, streamed
 from . import satbinary
 from .base import (
@@ -264,6 +264,7 @@ class SatBackend(Backend):
 
     capabilities = Capabilities(
         options=(TIME_LIMIT, SAT_SOLVER),
+        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
         max_n=MAX_N,
         exports=frozenset(ENCODINGS),
         subsolver="sat_solver",

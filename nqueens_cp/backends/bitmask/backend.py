@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...model.problem import Problem, Solution
+from ...model.problem import Problem, Rule, Solution
 from ...model.symmetry import problem_symmetries
 from ...run.parallel import parse_size
 from ...run.progress import report
@@ -76,6 +76,7 @@ class BitmaskBackend(Backend):
 
     capabilities = Capabilities(
         options=(WORKERS, PROGRESS, TIME_LIMIT, LEXICOGRAPHIC, MEMORY),
+        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
         partition=True,
         own_count=True,
         repeat_free=True,
