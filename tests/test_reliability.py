@@ -557,3 +557,40 @@ def test_small_inputs_that_went_wrong_in_the_audit(tmp_path, monkeypatch):
     import nqueens_cp
 
     assert {"count", "solve", "first", "Problem", "get_backend"} <= set(dir(nqueens_cp))
+
+
+def _not_a_file(tmp_path: Path, kind: str, name: str) -> Path:
+    path = tmp_path / name
+    if kind == "zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize("kind", ["zero", "fifo", "folder"])
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("m.toml", ["count", "--model", "{path}"]),
+        ("c.jsonl", ["count", "8", "--checkpoint", "{path}", "--check"]),
+        ("r.jsonl", ["report", "{path}", "--html", "{path}.html"]),
+    ],
+)
+def test_a_file_that_is_not_a_regular_file_is_refused_in_one_line(tmp_path, kind, name, args):
+    """A link to /dev/zero ate all memory (the 64 MB cap read stat's size, 0), a FIFO blocked
+    silently."""
+    path = _not_a_file(tmp_path, kind, name)
+    r = subprocess.run([script(), *(a.format(path=path) for a in args)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "not a regular file" in r.stderr, r.stderr
+
+
+def test_a_checkpoint_line_nested_deeper_than_python_parses_is_one_line(tmp_path):
+    journal = tmp_path / "c.jsonl"
+    journal.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    r = run("count", 8, "--checkpoint", journal, "--check")
+    assert r.exit_code == 2 and "not a readable checkpoint" in r.stderr, r.output

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..model.problem import NQueensError
+from ..run.files import read_regular
 from .columns import COLUMNS, NAMES
 
 SUFFIXES = (".csv", ".jsonl")
@@ -102,11 +103,15 @@ def _typed(row: dict[str, str]) -> dict[str, Any]:
     return {c.name: c.from_text(row[c.name]) for c in COLUMNS}
 
 
+#: The largest results file read back (a row is about 200 bytes: five million runs).
+MAX_RESULTS_BYTES = 1 << 30
+
+
 def read_rows(path: Path) -> list[Row]:
     """The rows of a results file written by `ResultsFile` (for --resume). A last line cut off
     by an interruption is dropped; anything else unreadable is refused."""
     try:
-        text = path.read_text()
+        text = read_regular(path, MAX_RESULTS_BYTES).decode()
     except OSError as exc:
         raise NQueensError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..model.problem import MAX_N, InvalidProblem, NQueensError, Problem, Square
+from ..run.files import read_regular
 
 #: Instance files larger than this are refused before they are read (the largest real ones,
 #: the ASP competition's, are a few hundred kilobytes).
@@ -326,10 +327,7 @@ def read_model(path: str | Path) -> Problem:
     if reader is None:
         raise ModelFileError(path, None, f"unknown model file type {path.suffix!r} (known: {', '.join(READERS)})")
     try:
-        size = path.stat().st_size
-        if size > MAX_MODEL_BYTES:
-            raise ModelFileError(path, None, f"{size} bytes is more than an instance file may have ({MAX_MODEL_BYTES})")
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
+        text = read_regular(path, MAX_MODEL_BYTES).decode("utf-8-sig")  # a byte-order mark is not text
     except (OSError, UnicodeDecodeError) as exc:
         raise ModelFileError(path, None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     return reader(path, text)

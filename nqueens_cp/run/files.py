@@ -11,6 +11,7 @@ would make every file 0600 and replace links with plain files.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -66,3 +67,29 @@ def _install(f: BinaryIO, tmp: str, dest: Path, old: os.stat_result | None) -> N
         with contextlib.suppress(OSError):  # only root may give a file away
             os.chown(tmp, old.st_uid, old.st_gid)
     os.replace(tmp, dest)
+
+
+def read_regular(path: Path, cap: int) -> bytes:
+    """The bytes of the regular file at `path` (links followed), at most `cap` of them. A FIFO,
+    a device or a folder is refused (a link to /dev/zero ate all memory, whatever the size stat
+    gave; a FIFO with no writer blocked for ever), and so is a file that turns out longer than
+    `cap` as it is read. OSError, its strerror saying why, in every case."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # opening a FIFO to read waits for a writer
+    except IsADirectoryError:
+        raise OSError(errno.EISDIR, "a folder, not a file") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a device"
+            raise OSError(errno.EINVAL, f"{kind}, not a regular file")
+        os.set_blocking(fd, True)
+        chunks, size = [], 0
+        while size <= cap and (chunk := os.read(fd, min(1 << 20, cap + 1 - size))):
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > cap:
+        raise OSError(errno.EFBIG, f"longer than the {cap} bytes such a file may have")
+    return b"".join(chunks)

@@ -25,8 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from ..model.problem import NQueensError
-from .files import replacing
+from .files import read_regular, replacing
 from .progress import report
+
+#: The largest checkpoint journal read (a record is under 200 bytes: millions of items).
+MAX_JOURNAL_BYTES = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -129,12 +132,14 @@ class Checkpoint:
     def _load(self) -> None:
         path = self.path
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
+            lines = read_regular(path, MAX_JOURNAL_BYTES).decode("utf-8").splitlines()
+        except OSError as exc:
+            raise CheckpointError(f"{path}: not a readable checkpoint ({exc.strerror or exc})") from None
+        except UnicodeDecodeError as exc:
             raise CheckpointError(f"{path}: not a readable checkpoint ({exc})") from None
         try:
             head = json.loads(lines[0]) if lines else None
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python parses
             head = None
         if not (isinstance(head, dict) and head.get("nqueens_checkpoint") == FORMAT and "fingerprint" in head):
             raise CheckpointError(f"{path}: not a readable checkpoint (no nqueens checkpoint header on line 1)")
@@ -149,7 +154,7 @@ class Checkpoint:
             try:
                 rec = json.loads(line)
                 i, count, check = rec["i"], rec["count"], rec["check"]
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, RecursionError):
                 if lineno == len(lines):  # a write cut short by a kill: that item is simply run again
                     break
                 raise CheckpointError(f"{path}:{lineno}: not a checkpoint record") from None
