@@ -412,6 +412,9 @@ BIG = "9" * 5000  # past Python's 4300-digit limit for int()
         (["generate", "blocked", "--n", BIG, "--blocks", 3], "--n expects integers"),
         (["count", 8, "-b", "sat", "--sat-solver", "cryptosat"], "unknown SAT solver"),
         (["count", 8, "-b", "sat", "--sat-solver", ""], "unknown SAT solver"),
+        (["count", 8, "-b", "cpsat", "--cpsat-seed", 2**31], "seed must be a 32-bit integer"),
+        (["compare", "--n", "8", "--backends", "cpsat", "--cpsat-seed", -(2**31) - 1], "seed must be a 32-bit"),
+        (["report", ".", "--html", "r.html"], ". is a folder"),
     ],
 )
 def test_bad_values_are_one_line_not_a_traceback(args, says):

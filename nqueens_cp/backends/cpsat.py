@@ -190,6 +190,12 @@ class CpSatBackend(Backend):
         exports=frozenset({"cpsat"}),
     )
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        seed = self.settings.get("seed")
+        if seed is not None and not -(2**31) <= int(seed) < 2**31:  # CP-SAT's random_seed is an int32
+            raise BackendError(f"cpsat: the seed must be a 32-bit integer (-2^31 .. 2^31 - 1), got {seed}")
+
     @classmethod
     def version(cls) -> str | None:
         return package_version("ortools")

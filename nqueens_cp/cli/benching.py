@@ -184,6 +184,8 @@ def report(
     writable(html, (".html", ".htm"), "--html")
     sets = []
     for path in runs:
+        if path.is_dir() or not path.name:
+            raise UserError(f"{path} is a folder: give the results files that compare -o wrote (.csv or .jsonl)")
         about = {}
         meta = settings_path(path)
         if meta.exists():
