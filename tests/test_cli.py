@@ -317,3 +317,20 @@ def test_a_range_of_sizes_is_bounded_before_anything_is_built():
             "verify", "1..10000000", "--against", "true"
         )
         assert r.exit_code == 2 and "at most 10000" in r.stderr
+
+
+def test_nqueens_alone_prints_its_help_and_h_is_help():
+    """`nqueens` alone printed "error: Usage: ..." (exit 2), and -h was "No such option"."""
+    bare = subprocess.run([script()], capture_output=True, text=True, timeout=60)
+    assert bare.returncode == 0 and bare.stdout.startswith("Usage: nqueens") and bare.stderr == ""
+    for args, shows in ((["-h"], "COMMAND"), (["count", "-h"], "--time-limit")):
+        r = run(*args)
+        assert r.exit_code == 0 and r.stdout.startswith("Usage: ") and shows in r.stdout, r.output
+
+
+def test_a_folder_as_model_and_a_doubled_compound_say_what_they_are(tmp_path):
+    folder = run("count", "--model", tmp_path)
+    assert folder.exit_code == 2 and "a folder, not an instance file" in folder.stderr
+    for piece in ("QQ", "KK", "RR"):  # QQ was silently the queen while KK was refused
+        r = run("count", 8, "--piece", piece)
+        assert r.exit_code == 2 and f"{piece} doubles a compound" in r.stderr, r.output

@@ -102,7 +102,7 @@ def test_a_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypatch):
     import nqueens_cp.io.formats as formats
 
     monkeypatch.setattr(formats, "MAX_MODEL_BYTES", 10)
-    with pytest.raises(ModelFileError, match="more than an instance file may have"):
+    with pytest.raises(ModelFileError, match="longer than the 10 bytes such a file may have"):
         read_model(write(tmp_path, "a.toml", "n = 8\n# a comment\n"))
 
 

@@ -89,11 +89,20 @@ class Group(TyperGroup):
             if not hasattr(exc, "format_message"):
                 end_if_stopped()  # an interrupt that came back as another error
                 raise
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare `nqueens`: the help is the answer
+                echo_help(exc)
+                sys.exit(0)
             message = exc.format_message()
             if not message:  # bare `nqueens generate`: the help was the answer
                 sys.exit(getattr(exc, "exit_code", EXIT_USAGE))
             say(f"error: {message}", EXIT_USAGE)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def echo_help(exc: Exception) -> None:
+    """The help of the command a bare invocation named, on stdout (it is what was asked for)."""
+    ctx = getattr(exc, "ctx", None)
+    sys.stdout.write((ctx.get_help() if ctx is not None else exc.format_message()) + "\n")  # type: ignore[attr-defined]
 
 
 def _reader_gone() -> int:
@@ -140,5 +149,6 @@ app = typer.Typer(
     # click's plain help: typer's rich panels print "<bool>" beside every flag, and users typed
     # `--torus true`
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="Solve and cross-check the n-queens family of puzzles.",
 )

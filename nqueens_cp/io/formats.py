@@ -323,6 +323,8 @@ READERS: dict[str, Callable[[Path, str], Problem]] = {
 def read_model(path: str | Path) -> Problem:
     """Read an instance file, choosing the reader by its extension."""
     path = Path(path)
+    if path.is_dir():
+        raise ModelFileError(path, None, "a folder, not an instance file (compare --model takes folders)")
     reader = READERS.get(path.suffix.lower())
     if reader is None:
         raise ModelFileError(path, None, f"unknown model file type {path.suffix!r} (known: {', '.join(READERS)})")

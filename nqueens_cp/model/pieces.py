@@ -314,6 +314,11 @@ def parse(text: str) -> Piece:
         elif m.group(4) is not None:
             lines.append((int(m.group(4)), int(m.group(5))))
         elif word in COMPOUNDS:
+            if i + 1 < len(tokens) and tokens[i + 1].group(0) == word:  # QQ read as Q, while KK was refused
+                raise PieceError(
+                    f"piece {text!r}: {word}{word} doubles a compound; a doubled letter rides an atom "
+                    "(NN, the nightrider), and R, B and Q ride already (K is WF: riding both is WWFF, the queen)"
+                )
             leaps, rides = COMPOUNDS[word]
             leapers += [ATOMS[x] for x in leaps]
             riders += [ATOMS[x] for x in rides]
