@@ -437,3 +437,9 @@ def test_export_help_names_every_format():
 def test_a_pairwise_cnf_too_large_is_refused_before_it_is_built():
     r = run("export", "400", "--to", "dimacs-pairwise")
     assert r.exit_code == 2 and "clauses" in r.stderr and "--to dimacs" in r.stderr
+
+
+def test_one_solution_agreeing_reads_as_one():
+    """It read "the same 1 solutions"."""
+    r = run("verify", 1, "--against", f"{sys.executable} -c print(0)")
+    assert r.exit_code == 0 and "agree: the same solution, each valid" in r.stdout, r.output

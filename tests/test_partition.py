@@ -517,7 +517,7 @@ def test_the_time_left_comes_from_the_measured_cost_of_finished_sub_problems():
     t.update(10, 110, found=500, cost=20.0)  # 2 s each so far, 100 left, 2 workers
     assert t.seconds_left == pytest.approx(100.0) and t.found == 500
     t.update(110, 110, found=900, cost=50.0)
-    assert t.seconds_left == 0.0 and "110 of 110 sub-problems, 900 solutions" in t.summary()
+    assert t.seconds_left == 0.0 and "110 of 110 done, 900 solutions" in t.summary()
 
 
 def test_a_long_count_off_a_terminal_ends_with_one_summary_line(monkeypatch):
@@ -527,7 +527,7 @@ def test_a_long_count_off_a_terminal_ends_with_one_summary_line(monkeypatch):
     r = run("count", 13, "--workers", 2)
     assert r.exit_code == 0 and r.stdout.strip() == str(A000170[12])
     lines = r.stderr.strip().splitlines()
-    summary = r"nqueens: sub-problems: [\d,]+ of [\d,]+ sub-problems, 73,712 solutions, .*"
+    summary = r"nqueens: sub-problems: [\d,]+ of [\d,]+ done, 73,712 solutions, .*"
     assert len(lines) == 1 and re.fullmatch(summary, lines[0])
 
 

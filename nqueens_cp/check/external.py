@@ -113,7 +113,8 @@ class Comparison:
         if note:
             lines.append(f"note: {note}")
         if self.agree:
-            lines.append(f"agree: the same {self.expected} solutions, each valid, none repeated")
+            same = f"the same {plural(self.expected, 'solution')}" if self.expected != 1 else "the same solution"
+            lines.append(f"agree: {same}, each valid, none repeated")
             return lines
         lines.append("DISAGREE")
         hint = j.hint()

@@ -54,7 +54,8 @@ class Tally:
 
     def summary(self) -> str:
         took = time.monotonic() - self.started
-        return f"{self.done:,} of {self.total:,} sub-problems, {self.found:,} solutions, {took:.1f} s"
+        solutions = f"{self.found:,} solution" + ("" if self.found == 1 else "s")
+        return f"{self.done:,} of {self.total:,} done, {solutions}, {took:.1f} s"
 
 
 def report(progress: Any, done: int, total: int, found: int | None = None, cost: float | None = None) -> None:
