@@ -44,11 +44,12 @@ ANNOUNCED = "NQUEENS_CP_COMPILING_SAID"
 
 
 def announce_compiling(stream: TextIO | None = None) -> None:
-    """One line on a terminal before the first kernel is compiled: the first count after an
-    install (or an upgrade) pauses for up to a minute, which read as a hang. Said once, and only
-    to a person (stderr a terminal): scripts and pipes see nothing."""
+    """One line on stderr before the first kernel is compiled: the first count after an install
+    (or an upgrade) pauses for up to a minute, which read as a hang, in a script or a CI log as
+    much as on a terminal. Said once per run (the processes it starts say nothing more); stdout,
+    which scripts read, is untouched."""
     stream = stream or sys.stderr
-    if os.environ.get(ANNOUNCED) or not stream.isatty():
+    if os.environ.get(ANNOUNCED):
         return
     os.environ[ANNOUNCED] = "1"
     stream.write("nqueens: compiling the search kernels for this machine, once (it can take a minute)\n")
