@@ -352,12 +352,13 @@ def test_a_plot_says_nothing_on_stderr_of_a_successful_run(tmp_path):
 def test_the_warm_up_takes_the_run_s_own_algorithm(n, task):
     """The warm-up solved a board of 8, whose count never loads the constellations' kernels that
     n >= 11 counts with: the first count of n = 11 in a worker took 0.83 s against 0.013 s."""
-    from nqueens_cp.bench.runs import WARM_MAX_N, _warm_problem, backend_for
+    from nqueens_cp.backends.warm import WARM_MAX_N, warm_board
     from nqueens_cp.bench.runs import Job as RunJob
+    from nqueens_cp.bench.runs import backend_for
 
     p = Problem(n)
     b = backend_for(RunJob("bitmask", task, p))
-    small = _warm_problem(b, p, task, b.plan(p, task).algorithm)
+    small = warm_board(b, p, task, b.plan(p, task).algorithm)
     assert small.n <= WARM_MAX_N
     assert b.plan(small, task).algorithm == b.plan(p, task).algorithm
 

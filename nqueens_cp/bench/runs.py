@@ -17,16 +17,10 @@ from typing import Any
 
 from ..backends import Backend, BackendError, Outcome, Stats, Status, backend_class, counted, get_backend, options_for
 from ..backends.base import WORKERS
+from ..backends.warm import algorithm, warm_board
 from ..model.problem import Problem
 
 TASKS = ("first", "count", "solve")
-
-#: Warm-up boards start at this size: large enough to reach the compiled paths...
-WARM_N = 8
-#: ...and grow up to this one where the run's plan takes another algorithm (counts of n >= 11
-#: go by constellations, whose kernels a board of 8 never loads: the first count of n = 11 in a
-#: worker took 0.83 s against 0.013 s later, and the fastest engine looked the slowest).
-WARM_MAX_N = 12
 
 _warmed: set[tuple] = set()
 
@@ -56,45 +50,14 @@ def backend_for(job: Job) -> Backend:
     return get_backend(job.backend, **options)
 
 
-def _shrunk(p: Problem, k: int) -> Problem:
-    """A board of k columns of `p`'s kind (p itself when it is no larger)."""
-    if p.n <= k:
-        return p
-    return Problem(
-        k,
-        p.piece,
-        blocked=[(0, 0)] if p.blocked else (),
-        fixed=[(1, 3)] if p.fixed else (),
-        torus=p.torus,
-        rows=None if p.square else k - 1,  # a rectangle runs the generic search: warm that one
-    )
-
-
-def _algorithm(b: Backend, p: Problem, task: str) -> str | None:
-    try:
-        return b.plan(p, task).algorithm
-    except BackendError:
-        return None
-
-
-def _warm_problem(b: Backend, p: Problem, task: str, wanted: str | None) -> Problem:
-    """A small board of `p`'s kind whose plan takes the run's own algorithm (`wanted`) where
-    one up to WARM_MAX_N columns does, so that the run finds its kernels loaded."""
-    for k in range(WARM_N, WARM_MAX_N + 1):
-        small = _shrunk(p, k)
-        if _algorithm(b, small, task) == wanted:
-            return small
-    return _shrunk(p, WARM_N)
-
-
 def prepare(job: Job) -> None:
     p = job.problem
     b = backend_for(Job(job.backend, job.task, p, None, job.options))
     board = (p.piece, p.torus, p.square, bool(p.blocked), bool(p.fixed))
-    wanted = _algorithm(b, p, job.task)
+    wanted = algorithm(b, p, job.task)
     kind = (job.backend, tuple(sorted(job.options.items())), job.task, wanted, *board)
     if kind not in _warmed:
-        small = _warm_problem(b, p, job.task, wanted)
+        small = warm_board(b, p, job.task, wanted)
         execute(backend_for(Job(job.backend, job.task, small, None, job.options)), job.task, small)
         _warmed.add(kind)
 

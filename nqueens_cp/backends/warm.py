@@ -1,0 +1,46 @@
+"""Boards to warm a backend on before a run is timed: its kernels loaded, its libraries
+imported, so that the time measured is the run's own. `compare` warms each kind of run in its
+workers, `verify` each backend before its enumeration."""
+
+from __future__ import annotations
+
+from ..model.problem import Problem
+from .base import Backend, BackendError
+
+#: Warm-up boards start at this size: large enough to reach the compiled paths...
+WARM_N = 8
+#: ...and grow up to this one where the run's plan takes another algorithm (counts of n >= 11
+#: go by constellations, whose kernels a board of 8 never loads: the first count of n = 11 in a
+#: worker took 0.83 s against 0.013 s later, and the fastest engine looked the slowest).
+WARM_MAX_N = 12
+
+
+def shrunk(p: Problem, k: int) -> Problem:
+    """A board of k columns of `p`'s kind (p itself when it is no larger)."""
+    if p.n <= k:
+        return p
+    return Problem(
+        k,
+        p.piece,
+        blocked=[(0, 0)] if p.blocked else (),
+        fixed=[(1, 3)] if p.fixed else (),
+        torus=p.torus,
+        rows=None if p.square else k - 1,  # a rectangle runs the generic search: warm that one
+    )
+
+
+def algorithm(b: Backend, p: Problem, task: str) -> str | None:
+    try:
+        return b.plan(p, task).algorithm
+    except BackendError:
+        return None
+
+
+def warm_board(b: Backend, p: Problem, task: str, wanted: str | None) -> Problem:
+    """A small board of `p`'s kind whose plan takes the run's own algorithm (`wanted`) where
+    one up to WARM_MAX_N columns does, so that the run finds its kernels loaded."""
+    for k in range(WARM_N, WARM_MAX_N + 1):
+        small = shrunk(p, k)
+        if algorithm(b, small, task) == wanted:
+            return small
+    return shrunk(p, WARM_N)
