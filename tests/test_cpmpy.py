@@ -89,3 +89,15 @@ def test_a_signal_stops_the_solver_at_once(sig, code):
     result, took, _err, kids = interrupt_when(["count", 16, "-b", "cpmpy:choco"], working, sig)
     assert result == code and took < 2.5
     assert gone(kids)
+
+
+def test_a_sub_solver_of_a_solver_that_takes_none_is_named_as_such():
+    """`-b cpmpy:choco:z3` said choco was not installed (pip install pychoco)."""
+    if MISSING is not None:
+        pytest.skip(MISSING)
+    from nqueens_cp.backends.cpmpy import installed
+
+    if "choco" not in installed():
+        pytest.skip("choco is not installed")
+    r = run("count", 6, "-b", "cpmpy:choco:z3")
+    assert r.exit_code == 2 and "choco has no sub-solver 'z3'" in r.stderr and "pip install" not in r.stderr

@@ -174,8 +174,12 @@ class CpmpyBackend(Backend):
         if name not in installed():
             from cpmpy import SolverLookup
 
-            if name.split(":")[0] in {base for base, _ in SolverLookup.base_solvers()}:
-                base = name.split(":")[0]
+            base, _, inner = name.partition(":")
+            if inner and base in installed():  # `-b cpmpy:choco:z3` said choco was not installed
+                theirs = [s.partition(":")[2] for s in installed() if s.startswith(base + ":")]
+                takes = f"its own: {', '.join(theirs)}" if theirs else f"{base} takes none"
+                raise BackendError(f"cpmpy: {base} has no sub-solver {inner!r} ({takes})")
+            if base in {b for b, _ in SolverLookup.base_solvers()}:
                 how = f"pip install {WHEELS[base]}" if base in WHEELS else "install its package (see CPMpy's docs)"
                 raise BackendError(f"cpmpy: the solver {name!r} is not installed here: {how}")
             known = ", ".join(s for s in installed() if ":" not in s)
