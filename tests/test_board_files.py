@@ -98,3 +98,24 @@ def test_a_bad_board_file_says_what_is_wrong(tmp_path, text, says):
 def test_an_option_given_with_a_model_file_overrides_it_whatever_its_value(model, given, expected):
     r = run("count", "--model", MODELS / model, *given)
     assert r.exit_code == 0 and r.stdout.split() == [str(expected)], r.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--model", "{model}", "-o", "{model}"],
+        ["export", "--model", "{model}", "--to", "lp", "-o", "{link}"],
+        ["export", "--model", "{model}", "--to", "mzn", "-o", "{mzn}"],
+    ],
+)
+def test_an_output_never_replaces_the_run_s_own_input(tmp_path, args):
+    """`solve --model m.toml -o m.toml` replaced the instance with its solutions."""
+    model = tmp_path / "m.toml"
+    model.write_text((MODELS / "queens-8.toml").read_text())
+    (tmp_path / "link.toml").symlink_to(model)
+    (tmp_path / "m.dzn").symlink_to(model)  # --to mzn -o m.mzn writes m.dzn beside it
+    given = [a.format(model=model, link=tmp_path / "link.toml", mzn=tmp_path / "m.mzn") for a in args]
+    before = model.read_text()
+    r = run(*given)
+    assert r.exit_code == 2 and "this run's own input" in r.stderr, r.output
+    assert model.read_text() == before

@@ -41,13 +41,14 @@ def export(
             raise UserError("--to mzn writes two files: give -o FILE.mzn (the data goes to FILE.dzn)")
         model_text, data_text = io.StringIO(), io.StringIO()
         export(p, to, model_text, data_text)
-        with output(target) as (out, _), output(target.with_suffix(".dzn")) as (data, _):
+        inputs = [spec.model]
+        with output(target, inputs) as (out, _), output(target.with_suffix(".dzn"), inputs) as (data, _):
             out.write(model_text.getvalue().encode())
             data.write(data_text.getvalue().encode())
         return
     text = io.StringIO()
     export(p, to, text)
-    with output(target) as (out, _):
+    with output(target, [spec.model]) as (out, _):
         out.write(text.getvalue().encode())
 
 

@@ -5,9 +5,10 @@ stays clean for pipes)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -57,6 +58,13 @@ def note_symmetries(group: tuple[str, ...]) -> None:
     sys.stderr.write(f"symmetry classes under {len(group)} symmetries: {', '.join(group)}\n")
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist (yet): then they are the same only by name
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
 def stdout() -> BinaryIO:
     if sys.stdout is None:
         raise UserError("standard output is closed: nowhere to write the result")
@@ -73,10 +81,14 @@ def echo(text: str) -> None:
 
 
 @contextlib.contextmanager
-def output(path: Path | None) -> Iterator[tuple[BinaryIO, list[bool]]]:
+def output(path: Path | None, inputs: Sequence[Path | None] = ()) -> Iterator[tuple[BinaryIO, list[bool]]]:
     """(binary stream, keep flag): stdout, or a temporary file beside `path` that replaces it
     only when the command ends well or with a partial result it asked to keep (keep[0] set), so
-    an existing file is never truncated by a run that fails."""
+    an existing file is never truncated by a run that fails. `path` may not be one of the
+    run's `inputs` (`solve --model m.toml -o m.toml` replaced its own instance)."""
+    for given in inputs:
+        if path is not None and given is not None and _same_file(path, given):
+            raise UserError(f"-o {path} is this run's own input: write the output elsewhere")
     if path is None:
         out = stdout()
         try:

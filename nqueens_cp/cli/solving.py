@@ -82,7 +82,7 @@ def solve(
             sols = api.limited(sols, limit)
     else:
         sols = checked_stream(p, b, _limited_batches(b.batches(p, stats), limit), limit)
-    with output(out) as (stream, keep):
+    with output(out, [spec.model]) as (stream, keep):
         if not as_json:
             try:
                 write_solutions(p, sols, fmt, stream)
