@@ -138,7 +138,7 @@ def test_the_plan_declares_the_joins_memory_and_keeps_to_the_budget():
 
 
 def test_memory_on_the_command_line():
-    r = run("count", 16, "--memory", "10M", "--json")
+    r = run("count", 16, "--memory", "64M", "--json")  # the least a count keeps to; the join needs 68 MiB
     rec = json.loads(r.stdout)
     assert r.exit_code == 0 and rec["count"] == A000170[15] and rec["plan"]["algorithm"] == "constellations"
     r = run("count", 16, "--memory", "1.5GiB", "--json")
@@ -148,6 +148,13 @@ def test_memory_on_the_command_line():
     assert run("count", 12, "--memory", "lots").exit_code == 2
     assert run("count", 12, "--memory", "0").exit_code == 2
     assert run("count", 12, "-b", "cpsat", "--memory", "1G").exit_code == 2  # refused, not ignored
+
+
+@pytest.mark.parametrize(("given", "says"), [("1", "got 1 bytes"), ("10M", "got 10 MiB"), ("100T", "got 102,400.0 GiB")])
+def test_a_memory_budget_no_plan_can_keep_is_refused(given, says):
+    """`--memory 1` printed "0 MiB" and ran anyway; one above the machine's lifted the default."""
+    r = run("count", 12, "--memory", given)
+    assert r.exit_code == 2 and "memory must be between 64 MiB" in r.stderr and says in r.stderr, r.output
 
 
 def test_a_stop_flag_ends_a_sets_listing_and_matching_inside_them():

@@ -96,7 +96,12 @@ def default_memory() -> int:
                     return int(MEMORY_SHARE * int(line.split()[1]) * 1024)
     except OSError:
         pass
-    return int(MEMORY_SHARE * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    return int(MEMORY_SHARE * physical_memory())
+
+
+def physical_memory() -> int:
+    """The bytes of memory the machine has."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 def max_workers() -> int:

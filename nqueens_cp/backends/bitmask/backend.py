@@ -40,7 +40,7 @@ from ..base import (
 )
 from . import planner, pysearch
 from .construct import construct
-from .planner import Algorithm
+from .planner import Algorithm, mib
 from .searches import SLICE_NODES, enumerate_any, enumerate_arrays
 from .tables import masks_array
 
@@ -67,6 +67,10 @@ MEMORY = Option(
 )
 
 
+#: The least memory a count can keep to: one process with the interpreter and the kernels.
+MIN_MEMORY = 64 << 20
+
+
 class BitmaskBackend(Backend):
     """Options: `workers`, the processes a count may use (default: every core from n = 13);
     `progress`, a callback (done, total) over a count's sub-problems; `time_limit` in seconds;
@@ -88,7 +92,7 @@ class BitmaskBackend(Backend):
         return package_version("nqueens_cp", "numba")
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
-        from ...run.parallel import default_workers, max_workers
+        from ...run.parallel import default_workers, max_workers, physical_memory
 
         workers = self.settings.get("workers")
         if workers is not None and workers > max_workers():
@@ -96,6 +100,12 @@ class BitmaskBackend(Backend):
         memory = self.settings.get("memory")
         if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0):
             raise BackendError(f"memory must be a positive number of bytes, got {memory!r}")
+        if memory is not None and not MIN_MEMORY <= memory <= physical_memory():
+            # `--memory 1` printed "0 MiB" and ran anyway; one above the machine's lifted the default
+            raise BackendError(
+                f"memory must be between {mib(MIN_MEMORY)} (one process with its kernels) and this machine's "
+                f"{mib(physical_memory())}, got {mib(memory) if memory >= 1 << 20 else f'{memory} bytes'}"
+            )
         return planner.plan(problem, task, self.settings, default_workers())
 
     # -- streams ---------------------------------------------------------------------------
