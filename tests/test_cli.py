@@ -334,3 +334,19 @@ def test_a_folder_as_model_and_a_doubled_compound_say_what_they_are(tmp_path):
     for piece in ("QQ", "KK", "RR"):  # QQ was silently the queen while KK was refused
         r = run("count", 8, "--piece", piece)
         assert r.exit_code == 2 and f"{piece} doubles a compound" in r.stderr, r.output
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["verify", 8, "--mzn-solver", "chuffed", "--backends", "bitmask,sat"], "--mzn-solver applies to no backend"),
+        (["verify", 8, "--against", "echo 0", "--sat-solver", "glucose4"], "--sat-solver applies to no backend"),
+        (["compare", "--n", 8, "--task", "count", "--lexicographic", "--backends", "bitmask"], "--lexicographic"),
+        (["compare", "--n", 8, "--memory", "1G", "--backends", "cpsat"], "--memory applies to no backend"),
+        (["count", 8, "--dask-wait", 3], "--dask-wait goes with --dask"),
+    ],
+)
+def test_an_option_no_backend_of_the_run_takes_is_refused(args, says):
+    """Each was dropped without a word."""
+    r = run(*args)
+    assert r.exit_code == 2 and says in r.stderr, r.output

@@ -26,6 +26,7 @@ from .options import (
     backend_names,
     backend_options,
     int_list,
+    refuse_untaken,
     size_range,
 )
 from .output import echo, output
@@ -93,6 +94,7 @@ def compare(
         names = [n for n in available_backends() if backend_class(n).capabilities.stoppable]
     if not names:
         raise UserError("--backends names no backend")
+    refuse_untaken(solver, names, task)
     if task not in ("first", "count", "solve"):
         raise UserError(f"--task must be first, count or solve, not {task!r}")
     if not 1 <= jobs <= max_workers():

@@ -23,6 +23,7 @@ from .options import (
     backend_names,
     backend_options,
     problem_options,
+    refuse_untaken,
     size_range,
 )
 from .output import backend, echo, progress
@@ -154,6 +155,7 @@ def _verify_backends(
     solver options given."""
     from ..check import verify as v
 
+    refuse_untaken(solver, names or BACKENDS)
     options = {name: options_for(name, solver) for name in names or BACKENDS}
     if depth is None:
         verdict = v.verify(p, names, options, time_limit=time_limit)
@@ -206,6 +208,7 @@ def _verify_program(
 
     seconds = AGAINST_SECONDS if time_limit is None else time_limit
     name = names[0] if names else DEFAULT_BACKEND
+    refuse_untaken(solver, [name])
     reference = backend(name, time_limit=time_limit, **options_for(name, solver))
     reference.plan(p, "solve")
     say.plans(p, [reference.name])

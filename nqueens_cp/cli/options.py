@@ -197,6 +197,26 @@ def backend_options(*tasks: str) -> Callable[[Callable[..., None]], Callable[...
     return _in_place_of("solver", parameters, _given)
 
 
+def refuse_untaken(given: dict[str, Any], names: Iterable[str], task: str | None = None) -> None:
+    """A backend option that no backend of a run of several takes (for the run's `task`, where
+    one is named) is refused in one line: `verify --mzn-solver chuffed --backends bitmask,sat`
+    dropped it silently."""
+    from ..backends import backend_class
+
+    names = list(names)
+    for key in given:
+        takes = [
+            n
+            for n in names
+            for o in backend_class(n).capabilities.options
+            if o.name == key and (task is None or o.tasks is None or task in o.tasks)
+        ]
+        if not takes:
+            flag = next((o.flag for o in declared_options() if o.name == key), key)
+            where = f" with --task {task}" if task else ""
+            raise UserError(f"{flag} applies to no backend of this run{where} ({', '.join(names)})")
+
+
 def _given(values: dict[str, Any]) -> dict[str, Any]:
     return {k.removeprefix(_PREFIX): v for k, v in values.items() if v is not None and v is not False}
 

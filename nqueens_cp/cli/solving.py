@@ -141,9 +141,11 @@ def count(
         int | None, typer.Option("--depth", min=1, help="Rows fixed per sub-problem (--dask/--checkpoint; default 3).")
     ] = None,
     dask_wait: Annotated[
-        float,
-        typer.Option("--dask-wait", min=0.1, help="Seconds to wait for the Dask scheduler or for a worker."),
-    ] = 20.0,
+        float | None,
+        typer.Option(
+            "--dask-wait", min=0.1, help="With --dask: seconds to wait for the scheduler or for a worker (default 20)."
+        ),
+    ] = None,
     check: Annotated[
         bool, typer.Option("--check", help="With --checkpoint: re-check and re-sum a finished checkpoint, run nothing.")
     ] = False,
@@ -160,6 +162,8 @@ def count(
         raise UserError("--depth goes with --dask or --checkpoint")
     if check and checkpoint is None:
         raise UserError("--check goes with --checkpoint FILE")
+    if dask_wait is not None and dask is None:
+        raise UserError("--dask-wait goes with --dask")
     if partitioned:
         b, _ = prepare(p, backend, "count", verbose, **solver)  # refused, not dropped
         if not b.capabilities.partition:
