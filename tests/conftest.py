@@ -107,11 +107,11 @@ os.environ["NQUEENS_CP_COMPILING_SAID"] = "1"
 _runner = CliRunner()
 
 
-def run(*args):
-    """The CLI in this process (Typer's CliRunner)."""
+def run(*args, input: str | None = None):
+    """The CLI in this process (Typer's CliRunner), `input` its stdin."""
     from nqueens_cp.cli import app
 
-    return _runner.invoke(app, [str(a) for a in args])
+    return _runner.invoke(app, [str(a) for a in args], input=input)
 
 
 def script() -> str:

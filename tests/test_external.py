@@ -443,3 +443,17 @@ def test_one_solution_agreeing_reads_as_one():
     """It read "the same 1 solutions"."""
     r = run("verify", 1, "--against", f"{sys.executable} -c print(0)")
     assert r.exit_code == 0 and "agree: the same solution, each valid" in r.stdout, r.output
+
+
+def test_answers_of_one_json_line_are_named_by_their_place_in_it():
+    """Every answer of `[[...], [...]]` was "line 1"."""
+    r = run("check", 4, "-", input="[[1, 3, 0, 2], [0, 1, 2, 3], [1, 3, 0, 2]]\n")
+    assert "line 1, item 2: [0, 1, 2, 3]" in r.stdout and "line 1, item 3: [1, 3, 0, 2]" in r.stdout, r.output
+
+
+def test_verify_over_a_range_ends_with_the_sizes_that_disagreed():
+    buggy = MODELS.parent / "examples" / "nqueens_buggy.py"
+    r = run("verify", "4..6", "--against", f"{sys.executable} {buggy} {{n}}")
+    assert r.exit_code == 1 and "overall: disagree at n = 4, 5, 6" in r.stdout, r.output
+    r = run("verify", "4..6", "--backends", "bitmask,cpsat")
+    assert r.exit_code == 0 and "overall: every size agrees (n = 4..6)" in r.stdout, r.output

@@ -150,7 +150,9 @@ def test_memory_on_the_command_line():
     assert run("count", 12, "-b", "cpsat", "--memory", "1G").exit_code == 2  # refused, not ignored
 
 
-@pytest.mark.parametrize(("given", "says"), [("1", "got 1 bytes"), ("10M", "got 10 MiB"), ("100T", "got 102,400.0 GiB")])
+@pytest.mark.parametrize(
+    ("given", "says"), [("1", "got 1 bytes"), ("10M", "got 10 MiB"), ("100T", "got 102,400.0 GiB")]
+)
 def test_a_memory_budget_no_plan_can_keep_is_refused(given, says):
     """`--memory 1` printed "0 MiB" and ran anyway; one above the machine's lifted the default."""
     r = run("count", 12, "--memory", given)

@@ -42,6 +42,13 @@ class Answer:
     fault: str | None = None
     #: A SAT model's digest, auxiliary variables included (None in every other format).
     model: int | None = None
+    #: Its place among the solutions of one JSON array, counted from 1 (they share a line).
+    item: int | None = None
+
+    @property
+    def where(self) -> str:
+        """Where a person finds it: `line 5`, or `line 1, item 3` in a JSON array."""
+        return f"line {self.line}" if self.item is None else f"line {self.line}, item {self.item}"
 
 
 #: Longer numbers are no column of any board (and Python refuses to read past 4300 digits).
@@ -161,12 +168,12 @@ def _json(lines: Iterator[tuple[int, str]], problem: Problem, one_based: bool) -
     lines = iter(lines)
     number, first = next(lines)
     if first.lstrip().startswith("[[") and _FLAT_ARRAYS.fullmatch(first):
-        for m in _ARRAY.finditer(first, first.index("[") + 1):
+        for k, m in enumerate(_ARRAY.finditer(first, first.index("[") + 1), 1):
             values = [v for v in m.group(1).replace(",", " ").split()]
             if any(len(v) > MAX_DIGITS for v in values):
-                yield Answer(number, (), f"a column of more than {MAX_DIGITS} digits")
+                yield Answer(number, (), f"a column of more than {MAX_DIGITS} digits", item=k)
             else:
-                yield from _json_value([int(v) for v in values], number, problem, one_based)
+                yield from _json_value([int(v) for v in values], number, problem, one_based, k)
         rest = [(k, line) for k, line in lines if line.strip()]
         if rest:
             raise AnswerFormatError(f"line {rest[0][0]}: more text after the array of solutions")
@@ -200,16 +207,20 @@ def _json(lines: Iterator[tuple[int, str]], problem: Problem, one_based: bool) -
     yield from _json_value(doc, number, problem, one_based)
 
 
-def _json_value(doc: object, number: int, problem: Problem, one_based: bool) -> Iterator[Answer]:
+def _json_value(
+    doc: object, number: int, problem: Problem, one_based: bool, item: int | None = None
+) -> Iterator[Answer]:
     if isinstance(doc, dict) and "solutions" in doc:
         doc = doc["solutions"]
     if isinstance(doc, list) and doc and all(isinstance(v, int) and not isinstance(v, bool) for v in doc):
-        yield Answer(number, _shift(doc, one_based))
+        yield Answer(number, _shift(doc, one_based), item=item)
     elif isinstance(doc, list) and doc and all(isinstance(v, str) for v in doc):
-        yield _board(doc, number, problem)
+        board = _board(doc, number, problem)
+        board.item = item
+        yield board
     elif isinstance(doc, list) and all(isinstance(v, list) for v in doc):
-        for item in doc:
-            yield from _json_value(item, number, problem, one_based)
+        for k, value in enumerate(doc, 1):
+            yield from _json_value(value, number, problem, one_based, k)
     else:
         raise AnswerFormatError(f"line {number}: JSON that is not solutions: {json.dumps(doc)[:40]}")
 

@@ -122,7 +122,7 @@ class Comparison:
             lines.append(f"  hint: {hint}")
         if j.invalid:
             lines.append(f"  invalid: {j.invalid_count}")
-            lines += [f"    line {a.line}: {list(a.solution or ())}: {why}" for a, why in j.invalid[:SHOWN]]
+            lines += [f"    {a.where}: {list(a.solution or ())}: {why}" for a, why in j.invalid[:SHOWN]]
             lines += self._first_board()
         if self.missing_count:
             lines.append(f"  missing: {self.missing_count} (found by {self.reference}, not by the program)")
@@ -132,7 +132,7 @@ class Comparison:
             lines += [f"    {list(s)}" for s in self.extra[:SHOWN]]
         if j.duplicates:
             lines.append(f"  duplicates: {j.duplicate_count}")
-            lines += [f"    line {a.line}: {list(a.solution or ())}" for a in j.duplicates[:SHOWN]]
+            lines += [f"    {a.where}: {list(a.solution or ())}" for a in j.duplicates[:SHOWN]]
         if j.no_solution_claims and self.expected:
             lines.append(f"  the program says there is no solution (line {j.no_solution_claims[0]})")
         return lines
@@ -144,7 +144,7 @@ class Comparison:
         p = self.problem
         if not (len(sol) == p.rows and p.n <= DRAWN_N and all(0 <= c < p.n for c in sol)):
             return []
-        return [f"    line {a.line} drawn ({why}):", *(f"      {row}" for row in draw(self.problem, sol))]
+        return [f"    {a.where} drawn ({why}):", *(f"      {row}" for row in draw(self.problem, sol))]
 
 
 def compare_with(path: Path, problem: Problem, backend: Backend, one_based: bool, seconds: float) -> Comparison:

@@ -105,6 +105,17 @@ def verify(
             ends.append(_verify_backends(p, names, depth, sample, seed, time_limit, solver, say))
     worst = max((code for code, _ in ends), key=_severity)
     said = next((why for code, why in ends if code == worst and why), None)  # one line on stderr
+    if len(problems) > 1:  # the verdict over the range, naming the sizes that did not agree
+        by = {
+            label: [p.n for p, (code, _) in zip(problems, ends, strict=True) if code == c]
+            for label, c in (("disagree", EXIT_DISAGREE), ("unknown", EXIT_UNKNOWN))
+        }
+        parts = [f"{label} at n = {', '.join(map(str, ns))}" for label, ns in by.items() if ns]
+        verdict = "; ".join(parts) if parts else f"every size agrees (n = {problems[0].n}..{problems[-1].n})"
+        if not as_json:
+            echo(f"overall: {verdict}")
+        if said and parts:
+            said = f"{said} ({verdict})"
     if worst == EXIT_UNKNOWN:
         raise PartialResult(said or "nothing was compared")
     if worst:
@@ -267,10 +278,10 @@ def check(
     if not j.read and not j.no_solution_claims:
         raise UserError(f"{source}: no solution and no claim of none in it: nothing to check")
     lines = [f"{plural(j.read, 'solution')} read: {j.distinct} valid and distinct"]
-    lines += [f"invalid, line {a.line}: {list(a.solution or ())}: {why}" for a, why in j.invalid]
+    lines += [f"invalid, {a.where}: {list(a.solution or ())}: {why}" for a, why in j.invalid]
     if j.invalid_count > len(j.invalid):
         lines.append(f"... and {j.invalid_count - len(j.invalid)} more invalid")
-    lines += [f"repeated, line {a.line}: {list(a.solution or ())}" for a in j.duplicates]
+    lines += [f"repeated, {a.where}: {list(a.solution or ())}" for a in j.duplicates]
     if j.duplicate_count > len(j.duplicates):
         lines.append(f"... and {j.duplicate_count - len(j.duplicates)} more repeated")
     wrong = bool(j.invalid or j.duplicates)
