@@ -391,3 +391,10 @@ def test_a_rectangle_counts_by_classes_on_the_pool_and_through_a_checkpoint_that
     assert r.exit_code == 2 and "different problem" in r.output
     r = run("count", 11, "--rows", 8, "--piece", "RN", "--checkpoint", ck, "--depth", 3)
     assert r.exit_code == 2 and "(4 symmetries hold (rot180, flip-cols, flip-rows" in r.output, r.output
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_small_boards_count_their_symmetric_solutions_too(n):
+    """`count --unique` said nothing of the symmetric solutions for n <= 10 (another algorithm)."""
+    c = nq.count_classes(n)
+    assert c.symmetric == {"point_symmetric": A032522[n - 1], "rotational": A033148[n - 1]}
