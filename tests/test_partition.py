@@ -570,3 +570,20 @@ def test_small_wrapped_and_knight_boards_count_with_a_checkpoint(tmp_path, args,
     message that said queen boards were covered: it is cut like larger ones instead."""
     r = run("count", *args, "--checkpoint", tmp_path / "c.jsonl")
     assert r.exit_code == 0 and int(r.stdout) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_local_dask_count_leaves_nothing_in_the_temporary_folder(tmp_path):
+    """Dask left dask-scratch-space in $TMPDIR after every local cluster."""
+    pytest.importorskip("distributed")
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    r = subprocess.run(
+        [script(), "count", "12", "--dask", "local", "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=100,
+        env=env,
+    )
+    assert r.returncode == 0 and r.stdout.split() == ["14200"], r.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -589,7 +589,7 @@ def test_a_file_that_is_not_a_regular_file_is_refused_in_one_line(tmp_path, kind
     r = subprocess.run([script(), *(a.format(path=path) for a in args)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2, (r.returncode, r.stderr)
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
-    assert "not a regular file" in r.stderr, r.stderr
+    assert any(why in r.stderr for why in ("not a regular file", "a folder")), r.stderr
 
 
 def test_a_checkpoint_line_nested_deeper_than_python_parses_is_one_line(tmp_path):

@@ -50,7 +50,7 @@ def runs(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(tmp_path_factory):
     if _missing():
         pytest.skip(_missing())
     from selenium import webdriver
@@ -58,7 +58,9 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = BROWSER
+    profile = tmp_path_factory.mktemp("chromium")  # its profile goes with the test's files, not in $TMPDIR
     flags = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1800")
+    options.add_argument(f"--user-data-dir={profile}")
     for flag in flags:
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -86,12 +88,30 @@ def test_the_report_lists_sorts_and_filters_the_runs(runs, browser, tmp_path):
     from selenium.webdriver.support.ui import Select
 
     html = tmp_path / "report.html"
-    assert run("report", runs, "--html", html).exit_code == 0
+    # the rows as a long run would leave them: out of order, under long instance paths
+    rows = list(csv.DictReader(runs.open()))[::-1]
+    for row in rows:
+        row["instance"] = "sets/generated/" + "blocked-boards-of-the-asp-competition/" * 3 + row["instance"]
+    shuffled = tmp_path / "runs.csv"
+    with shuffled.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    settings = runs.with_name(runs.name + ".settings.json")
+    if settings.exists():
+        shuffled.with_name(shuffled.name + ".settings.json").write_text(settings.read_text())
+    assert run("report", shuffled, "--html", html).exit_code == 0
     find = _open(browser, html)
     lines = find("#runs-table tbody tr.run")
     assert len(lines) == 18
     first = lines[0]
     assert "wrong" in first.get_attribute("class") and "disagree" in first.text  # wrong answers first
+    # then by instance and backend, not in the order the runs ended
+    named = [tr.find_elements("css selector", "td")[0].text.replace("\n", "") for tr in lines[1:]]
+    assert named == sorted(named, key=lambda s: int(s.split("-")[-1])), named
+    # every column in view in a 1400-pixel window (peak MB and nodes were cut off)
+    table, box = find("#runs-table")[0], find(".table-wrap")[0]
+    assert table.rect["x"] + table.rect["width"] <= box.rect["x"] + box.rect["width"] + 1, (table.rect, box.rect)
 
     header = next(th for th in find("#runs-table thead th") if th.text.strip() == "seconds")
     column = [th.text.strip() for th in find("#runs-table thead th")].index("seconds")
@@ -116,7 +136,7 @@ def test_the_report_lists_sorts_and_filters_the_runs(runs, browser, tmp_path):
     assert len(find("#runs-table tbody tr.run")) == 3
 
     summary = find("#summary-tables table tbody tr")
-    assert [tr.text.split()[0] for tr in summary] == ["bitmask", "cpsat", "sat"]
+    assert [tr.text.split()[0] for tr in summary] == ["sat", "cpsat", "bitmask"]  # as the file names them first
     assert "Time limit 20" in find("#summary")[0].text
     assert "command" in find("#settings")[0].text and "cpu" in find("#settings")[0].text
     assert _errors(browser) == []

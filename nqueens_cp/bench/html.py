@@ -203,7 +203,7 @@ _TEMPLATE = """<!DOCTYPE html>
 <label>search <input id="filter-text" type="search" placeholder="instance, answer, check…"></label>
 <span id="shown"></span>
 </div>
-<table id="runs-table"><thead></thead><tbody></tbody></table>
+<div class="table-wrap"><table id="runs-table"><thead></thead><tbody></tbody></table></div>
 </section>
 <section id="settings"><h2>Settings</h2><div id="settings-lists"></div></section>
 <script type="application/json" id="report-data">{data}</script>

@@ -289,15 +289,23 @@ def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAI
         raise NQueensError("--dask needs Dask: pip install 'nqueens_cp[dask]'") from None
 
     def run(part: Partition, indices: Sequence[int]) -> Iterator[tuple[int, int]]:
-        with _quiet_dask():
+        with _quiet_dask(), contextlib.ExitStack() as cleanup:
             cluster = None
             if address == "local":
+                import tempfile
+
+                # the workers' scratch folder is ours to remove: Dask left dask-scratch-space in $TMPDIR
+                import dask
+
+                scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="nqueens-dask-"))
+                cleanup.enter_context(dask.config.set({"temporary-directory": scratch}))
                 with _sigint_ignored():
                     cluster = LocalCluster(
                         n_workers=workers,
                         threads_per_worker=1,
                         dashboard_address=None,
                         silence_logs=logging.CRITICAL,
+                        local_directory=scratch,
                     )
             try:
                 if cluster is None:

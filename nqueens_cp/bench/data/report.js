@@ -128,7 +128,9 @@
 
   function render() {
     let shown = lines.filter(visible);
-    if (sortBy === null) shown.sort((a, b) => (b.wrong - a.wrong) || (a.order - b.order)); // wrong answers first
+    const natural = (a, b) => String(a).localeCompare(String(b), "en", { numeric: true });
+    // wrong answers first, then by instance and backend (not in the order the runs ended)
+    if (sortBy === null) shown.sort((a, b) => (b.wrong - a.wrong) || natural(a.instance, b.instance) || natural(a.backend, b.backend));
     else shown.sort((a, b) => compare(columns[sortBy].value(a), columns[sortBy].value(b)) || (a.order - b.order));
     headRow.querySelectorAll("th").forEach((th, k) => {
       th.classList.toggle("sorted-asc", k === sortBy && ascending);
