@@ -100,14 +100,19 @@ def count_partitioned(
     checkpoint: Path | None = None,
     check: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    time_limit: float | None = None,
 ) -> tuple[int, Plan]:
     """(count, plan): the count cut into the backend's numbered sub-problems, run on a process
     pool of `workers` (default: every core) or on Dask (`dask`: a scheduler address, or
     "local"), each finished sub-problem recorded in `checkpoint` and skipped when the count is
-    resumed. With `check`, a finished checkpoint is re-checked and re-summed; nothing runs."""
+    resumed. With `check`, a finished checkpoint is re-checked and re-summed; nothing runs.
+    Past `time_limit` seconds it stops: TimeLimitReached, with the solutions counted as its
+    partial (a lower bound), caused by a PartialCount that says how many items were done; the
+    checkpoint keeps them, and the same call resumes."""
     from .run.parallel import default_workers, max_workers
     from .run.partition import (
         DASK_WAIT_SECONDS,
+        PartialCount,
         check_dask_address,
         checked_total,
         dask_runner,
@@ -140,7 +145,11 @@ def count_partitioned(
         if plan.memory is not None:  # the plan's workers fit the memory budget; no more run at once
             pool = min(pool, plan.workers)
         runner = dask_runner(dask, workers, wait) if dask else pool_runner(pool)
-        total = run_partition(part, runner, ckpt, progress)
+        try:
+            total = run_partition(part, runner, ckpt, progress, time_limit)
+        except PartialCount as stop:
+            assert time_limit is not None
+            raise TimeLimitReached(b.name, time_limit, stop.found) from stop
     where = "checked from the checkpoint" if check else f"on Dask ({dask})" if dask else "on the process pool"
     used = (workers or 1) if check or dask else pool  # (no pool runs for these)
     memory = None if plan.memory is None else plan.memory // plan.workers * used

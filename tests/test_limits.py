@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from tests.conftest import script
+from tests.conftest import interrupt_when, script, with_workers
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
@@ -78,3 +78,27 @@ def test_wide_fairy_boards_keep_the_limit_and_bounded_memory(args, codes):
     )
     assert proc.returncode in codes and len(proc.stderr.strip().splitlines()) <= 1, proc.stderr[-500:]
     assert time.monotonic() - start < 1 + 6
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_a_checkpointed_count_under_a_time_limit_stops_and_resumes_exact(tmp_path):
+    """--checkpoint with --time-limit was refused (with a message that read backwards): it is the
+    natural way to bound a long resumable count. A000170(18) = 666,090,624."""
+    journal = tmp_path / "c18.jsonl"
+    args = [script(), "count", "18", "--checkpoint", str(journal)]
+    stopped = subprocess.run([*args, "--time-limit", "1"], capture_output=True, text=True, timeout=120)
+    assert stopped.returncode == 3, stopped.stderr
+    assert len(stopped.stderr.strip().splitlines()) == 1 and f"saved in {journal}" in stopped.stderr
+    assert "the same command resumes" in stopped.stderr and journal.exists()
+    resumed = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0 and resumed.stdout.split() == ["666090624"], resumed.stderr
+    assert f"resumed {journal}:" in resumed.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_an_interrupted_checkpointed_count_says_where_its_work_is(tmp_path):
+    journal = tmp_path / "c19.jsonl"
+    code, _, err, _ = interrupt_when(["count", 19, "--checkpoint", journal], with_workers(2))
+    assert code == 130 and err.decode().startswith("nqueens: interrupted: ") and f"saved in {journal}" in err.decode()

@@ -12,6 +12,7 @@ import contextlib
 import itertools
 import os
 import re
+import signal
 import sys
 from typing import Any
 
@@ -66,12 +67,12 @@ class Group(TyperGroup):
             say(str(exc), EXIT_DISAGREE)
         except NQueensError as exc:
             say(f"error: {exc}", EXIT_USAGE)
-        except KeyboardInterrupt:
-            say("interrupted", EXIT_INTERRUPT)
+        except KeyboardInterrupt:  # the line may say where the work is kept (`interrupts.tell`)
+            say(said(signal.SIGINT), EXIT_INTERRUPT)
         except Terminated:
-            say("terminated", EXIT_TERMINATED)
+            say(said(signal.SIGTERM), EXIT_TERMINATED)
         except typer.Abort:
-            say("interrupted", EXIT_INTERRUPT)
+            say(said(signal.SIGINT), EXIT_INTERRUPT)
         except BrokenPipeError:
             # The reader went away (`nqueens solve 14 | head`): end quietly, once this handler
             # has let go of the stack, so that the searches' own clean-up runs (their working

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,8 @@ from .. import api
 from ..backends import DEFAULT_BACKEND, Outcome, Status, Unknown, backend_class
 from ..backends.claims import checked_claim, checked_stream
 from ..io.render import FORMATS, MAX_DRAWN_N, draw, write_solutions
-from .app import PartialResult, UserError, app
+from ..run.interrupts import tell
+from .app import PartialResult, Terminated, UserError, app
 from .options import (
     PROBLEM,
     SOLVER_OPTIONS,
@@ -168,23 +170,40 @@ def count(
         b, _ = prepare(p, backend, "count", verbose, **solver)  # refused, not dropped
         if not b.capabilities.partition:
             raise UserError(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
-        if unique or time_limit is not None:
-            raise UserError("--dask and --checkpoint count without --unique or --time-limit")
+        if unique:
+            raise UserError("--unique counts classes in one run: it takes no --dask or --checkpoint")
+        if check and time_limit is not None:
+            raise UserError("--check runs nothing: it takes no --time-limit")
+        if time_limit is not None and not 0 < time_limit < float("inf"):
+            raise UserError(f"--time-limit must be a positive number of seconds, got {time_limit}")
         with progress("sub-problems") as bar:
             from ..run.parallel import default_workers
 
             bar.workers = workers or default_workers()
-            total, plan = api.count_partitioned(
-                p,
-                b,
-                depth=depth,
-                workers=workers,
-                dask=dask,
-                dask_wait=dask_wait,
-                checkpoint=checkpoint,
-                check=check,
-                progress=bar,
-            )
+            saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
+            try:
+                total, plan = api.count_partitioned(
+                    p,
+                    b,
+                    depth=depth,
+                    workers=workers,
+                    dask=dask,
+                    dask_wait=dask_wait,
+                    checkpoint=checkpoint,
+                    check=check,
+                    progress=bar,
+                    time_limit=time_limit,
+                )
+            except Unknown as exc:  # the time limit: what was counted, and where it is kept
+                partial = exc.__cause__ if exc.__cause__ is not None else exc
+                raise PartialResult(f"{b.name}: time limit reached; {partial}{saved}") from None
+            except (KeyboardInterrupt, Terminated):  # said with the stop: where the work is kept
+                if checkpoint is not None:
+                    tell(f"{bar.done:,} of {bar.total:,} sub-problems counted{saved}")
+                raise
+        if bar.before and checkpoint is not None and not check:
+            before = f"{bar.before:,} of {bar.total:,} sub-problems were done before"
+            sys.stderr.write(f"nqueens: resumed {checkpoint}: {before}\n")
         outcome = Outcome(Status.SOLVED if total else Status.NO_SOLUTION, count=total)
         rec = record(p, b, plan, outcome, start) | {"count": total}
     elif unique:

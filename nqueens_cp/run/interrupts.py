@@ -29,9 +29,18 @@ def noted() -> int | None:
     return _noted
 
 
+_detail: str | None = None
+
+
+def tell(detail: str) -> None:
+    """What the line that reports a stop adds after "interrupted:" (where the work is kept)."""
+    global _detail
+    _detail = detail
+
+
 def said(signum: int) -> str:
     """How the run's one line on stderr names the end a stop request by `signum` brings."""
-    return "interrupted" if signum == signal.SIGINT else "terminated"
+    return ("interrupted" if signum == signal.SIGINT else "terminated") + (f": {_detail}" if _detail else "")
 
 
 def deliver() -> None:

@@ -47,7 +47,22 @@ class Partition:
     info: Callable[[int], dict[str, Any]] | None = None
 
 
-Runner = Callable[[Partition, Sequence[int]], Iterator[tuple[int, int]]]
+#: A runner: (part, the items to count[, a poll it calls at least every second or so, which may
+#: raise to stop the run: given under a time limit]) -> (item, count) as items finish.
+Runner = Callable[[Partition, Sequence[int], Callable[[], None] | None], Iterator[tuple[int, int]]]
+
+
+class PartialCount(NQueensError):
+    """A partitioned count stopped at its time limit: what was counted, a lower bound; a
+    checkpoint, if any, holds every finished item, and the same command resumes from it."""
+
+    def __init__(self, found: int, done: int, total: int) -> None:
+        super().__init__(f"{done:,} of {total:,} sub-problems counted, {found:,} solutions so far (a lower bound)")
+        self.found, self.done, self.total = found, done, total
+
+
+class _DeadlinePassed(Exception):
+    pass
 
 
 class CheckpointError(NQueensError):
@@ -201,14 +216,16 @@ class Checkpoint:
 def pool_runner(workers: int) -> Runner:
     """Items in this process (workers = 1) or on a process pool, results as they finish."""
 
-    def run(part: Partition, indices: Sequence[int]) -> Iterator[tuple[int, int]]:
+    def run(
+        part: Partition, indices: Sequence[int], poll: Callable[[], None] | None = None
+    ) -> Iterator[tuple[int, int]]:
         if part.prepare:
             part.prepare()
-        if workers == 1:
+        if workers == 1 and poll is None:
             return ((i, part.func(part.context, i)) for i in indices)
-        from .parallel import run_items
+        from .parallel import run_items  # a worker process even for one, where a poll must stop it in time
 
-        return run_items(part.func, indices, workers, part.context)
+        return run_items(part.func, indices, workers, part.context, poll=poll)
 
     return run
 
@@ -288,7 +305,9 @@ def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAI
     except ImportError:
         raise NQueensError("--dask needs Dask: pip install 'nqueens_cp[dask]'") from None
 
-    def run(part: Partition, indices: Sequence[int]) -> Iterator[tuple[int, int]]:
+    def run(
+        part: Partition, indices: Sequence[int], poll: Callable[[], None] | None = None
+    ) -> Iterator[tuple[int, int]]:
         with _quiet_dask(), contextlib.ExitStack() as cleanup:
             cluster = None
             if address == "local":
@@ -321,7 +340,7 @@ def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAI
                     except TimeoutError:
                         why = f"the Dask scheduler at {address} has no worker (waited {wait:g} s)"
                         raise NQueensError(why) from None
-                    yield from _gather(client, as_completed, part, indices, wait, address)
+                    yield from _gather(client, as_completed, part, indices, wait, address, poll)
                 finally:
                     with contextlib.suppress(Exception):
                         client.close(timeout=wait)
@@ -338,7 +357,15 @@ def _chunk(func: Callable[[Any, int], Any], context: Any, indices: tuple[int, ..
     return [(i, func(context, i)) for i in indices]
 
 
-def _gather(client: Any, as_completed: Any, part: Partition, indices: Sequence[int], wait: float, address: str):
+def _gather(
+    client: Any,
+    as_completed: Any,
+    part: Partition,
+    indices: Sequence[int],
+    wait: float,
+    address: str,
+    poll: Callable[[], None] | None = None,
+):
     """(i, count) as Dask finishes the items, watching (once a second) that some worker is left.
     Items go in chunks, DASK_TASKS_PER_WORKER per worker present at the start: a Dask task costs
     milliseconds of scheduling, where thousands of items take a few each (n = 17 as one task per
@@ -355,6 +382,8 @@ def _gather(client: Any, as_completed: Any, part: Partition, indices: Sequence[i
         finished = finishing.next_batch(block=False)
         if not finished:
             time.sleep(DASK_POLL_SECONDS)
+        if poll is not None:
+            poll()
         for future in finished:
             chunk = futures.pop(future)
             if future.status == "error":
@@ -398,21 +427,31 @@ def count_partitioned(
     runner: Runner | None = None,
     checkpoint: Path | Checkpoint | None = None,
     progress: Callable[[int, int], None] | None = None,
+    time_limit: float | None = None,
 ) -> int:
-    """The exact count, summed over the items; those a checkpoint records are skipped."""
+    """The exact count, summed over the items; those a checkpoint records are skipped. Past
+    `time_limit` seconds the run stops with PartialCount (the checkpoint keeps what finished)."""
     ckpt = open_checkpoint(part, checkpoint) if isinstance(checkpoint, Path) else checkpoint
     done: dict[int, int] = ckpt.done if ckpt else {}
     record: Callable[[int, int], None] = ckpt.record if ckpt else done.__setitem__
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    def poll() -> None:
+        if deadline is not None and time.monotonic() >= deadline:
+            raise _DeadlinePassed
+
     try:
         todo = [i for i in range(part.size) if i not in done]
         found = sum(done.values())
         report(progress, len(done), part.size, found)
         if todo:
             run = runner or pool_runner(1)
-            for index, count in run(part, todo):
+            for index, count in run(part, todo) if deadline is None else run(part, todo, poll):
                 record(index, count)
                 found += count
                 report(progress, len(done), part.size, found)
+    except _DeadlinePassed:
+        raise PartialCount(sum(done.values()), len(done), part.size) from None
     finally:
         if ckpt:
             ckpt.close()

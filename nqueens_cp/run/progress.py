@@ -30,8 +30,12 @@ class Tally:
     started: float = field(default_factory=time.monotonic)
     #: Called after each update (a progress bar's redraw).
     show: Callable[[Tally], None] | None = None
+    #: How many were done at the first update: those a resumed checkpoint held.
+    before: int | None = None
 
     def update(self, done: int, total: int, found: int | None = None, cost: float | None = None) -> None:
+        if self.before is None:
+            self.before = done
         self.done, self.total = done, total
         if found is not None:
             self.found = found
