@@ -15,7 +15,18 @@ from nqueens_cp.bench.generate import blocked_instance, instance_seed
 from nqueens_cp.bench.results import Row, read_rows, summarize
 from nqueens_cp.bench.sandbox import GRACE_SECONDS, Sandbox
 from nqueens_cp.io.formats import read_model
-from tests.conftest import A000170, MODELS, brute_force_problem, children, gone, interrupt_when, run, script
+from tests.conftest import (
+    A000170,
+    MODELS,
+    brute_force_problem,
+    children,
+    cpu_seconds,
+    gone,
+    interrupt_when,
+    run,
+    script,
+    tree,
+)
 
 JOBS = "tests.sandbox_jobs"
 
@@ -414,3 +425,18 @@ def test_a_backend_s_peak_memory_does_not_depend_on_what_ran_before_it():
     alone, after_cpsat = peaks("bitmask"), peaks("cpsat,bitmask")
     assert len(alone) == len(after_cpsat) == 3
     assert max(after_cpsat) < 1.3 * max(alone) + 8, (alone, after_cpsat)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_ctrl_c_keeps_a_run_whose_instance_was_still_running(tmp_path):
+    """A run that had finished while another run of its instance was still going was dropped
+    by Ctrl-C (the docs say every finished row is kept): it is kept, marked unchecked."""
+    out = tmp_path / "r.csv"
+    args = ["compare", "--n", "12", "--backends", "bitmask,constraint", "--task", "count", "--jobs", "2", "-o", out]
+    # ready: constraint's worker has searched for seconds (bitmask's run of n = 12 takes milliseconds)
+    code, _, err, _ = interrupt_when(args, lambda pid: any(cpu_seconds(w) >= 3 for w in tree(pid)))
+    assert code == 130, err
+    rows = read_rows(out)
+    assert [(r.backend, r.answer) for r in rows] == [("bitmask", A000170[11])]
+    assert rows[0].check == "unchecked: the run was stopped before its instance's cross-check"

@@ -197,13 +197,32 @@ def compare(
         if not waiting[inst.label]:
             finish(inst.label)
     memory = memory_limit_mb * 2**20 if memory_limit_mb is not None else None
-    with Sandbox("nqueens_cp.bench.runs", jobs, time_limit, memory) as sandbox:
-        for result in sandbox.run(todo, group=lambda job: job.backend):  # each backend's memory alone
-            label, index = result.key
-            _fill(groups[label][index], result)
-            waiting[label] -= 1
-            if not waiting[label]:
-                finish(label)
+    filled: set[tuple[str, int]] = set()
+    try:
+        with Sandbox("nqueens_cp.bench.runs", jobs, time_limit, memory) as sandbox:
+            for result in sandbox.run(todo, group=lambda job: job.backend):  # each backend's memory alone
+                label, index = result.key
+                _fill(groups[label][index], result)
+                filled.add(result.key)
+                waiting[label] -= 1
+                if not waiting[label]:
+                    finish(label)
+    except BaseException:
+        # A stop (Ctrl-C, SIGTERM) keeps every run that finished, where its instance had runs
+        # still going (they were dropped): checked alone, and marked as not cross-checked.
+        for label, rows in groups.items():
+            if waiting[label] > 0:
+                kept = [row for k, row in enumerate(rows) if (label, k) in filled]
+                check_group(kept, kept)
+                for row in kept:
+                    validated = row.task == "first" and row.status == RunStatus.SOLVED  # needs no second opinion
+                    alone = Check.of(row.check) in (None, Check.OK, Check.UNCHECKED)
+                    if row.status in DECIDED and not validated and alone:
+                        row.check = Check.UNCHECKED.said("the run was stopped before its instance's cross-check")
+                    out.append(row)
+                    if on_row:
+                        on_row(row)
+        raise
     return out
 
 
