@@ -15,7 +15,7 @@ before the end, after yielding what they found.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
@@ -560,7 +560,7 @@ class Backend:
             if canonical:
                 orbit = len(group) // stabilizer
                 by_orbit[orbit] = by_orbit.get(orbit, 0) + 1
-        return ClassCount(group, by_orbit, stats=stats)
+        return ClassCount(group, by_orbit, symmetric_solutions(problem, group, by_orbit), stats=stats)
 
     def partition(self, problem: Problem, depth: int | None = None) -> Partition:
         """Optional, with `capabilities.partition`: the count of `problem` as numbered work items
@@ -573,6 +573,18 @@ class Backend:
         """Optional, with `capabilities.exports`: write the backend's model of `problem` in
         `fmt`, so that a solver outside this package runs on exactly what this backend solves."""
         raise UnsupportedProblem(f"backend {self.name!r} exports no {fmt!r} model")
+
+
+def symmetric_solutions(problem: Problem, group: Sequence[str], by_orbit: dict[int, int]) -> dict[str, int]:
+    """The solutions fixed by the half turn (point symmetric) and by the quarter turn
+    (rotational), from the orbit sizes, where all 8 symmetries hold and the piece rides both
+    diagonals: then only rotations fix a solution (a reflection puts two pieces on one line), so
+    an orbit of 4 is fixed by the half turn, one of 2 by the quarter turn too, one of 1 by all.
+    Elsewhere none are said ({})."""
+    if len(group) != 8 or not problem.rule.diagonals:
+        return {}
+    u4, u2, u1 = (by_orbit.get(size, 0) for size in (4, 2, 1))
+    return {"point_symmetric": 4 * u4 + 2 * u2 + u1, "rotational": 2 * u2 + u1}
 
 
 @dataclass(frozen=True)

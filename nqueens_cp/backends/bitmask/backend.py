@@ -37,6 +37,7 @@ from ..base import (
     counted,
     first_of,
     package_version,
+    symmetric_solutions,
 )
 from . import planner, pysearch
 from .construct import construct
@@ -235,12 +236,7 @@ class BitmaskBackend(Backend):
         if plan.algorithm == Algorithm.CONSTELLATIONS:
             return classes_from_symmetric(problem, counts.count, counts.point, counts.quarter, {"nodes": counts.nodes})
         group, by_orbit = problem_symmetries(problem), counts.by_orbit()
-        if len(group) == 8 and problem.rule.diagonals:  # `--unique` of n <= 10 said nothing of these
-            # Only rotations fix a solution of pieces that ride both diagonals (a reflection puts
-            # two on one line), so an orbit of 4 is fixed by the half turn, one of 2 by the quarter.
-            u4, u2, u1 = (by_orbit.get(size, 0) for size in (4, 2, 1))  # an orbit of 1: n = 1
-            return ClassCount(group, by_orbit, {"point_symmetric": 4 * u4 + 2 * u2 + u1, "rotational": 2 * u2 + u1})
-        return ClassCount(group, by_orbit)
+        return ClassCount(group, by_orbit, symmetric_solutions(problem, group, by_orbit))  # n <= 10 said none
 
     def partition(self, problem: Problem, depth: int | None = None) -> Partition:
         """The count as numbered work items, the same for every runner (this process, the pool,
