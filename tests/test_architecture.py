@@ -234,6 +234,7 @@ def test_ci_runs_every_test():
     assert runs and all("--full" in line and " -m " not in line.split("pytest", 1)[1] for line in runs), runs
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_the_full_run_fails_when_a_test_is_left_out():
     import subprocess

@@ -48,6 +48,7 @@ def test_hard_boards_are_decided_and_cross_checked(seed):
     assert nq.count(p) == nq.count(p, backend="cpsat")
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_constrained_count_matches_the_row_search_on_blocked_and_fixed_boards():
     """Counts (whichever search the backend picks) against the row-order enumeration."""

@@ -102,6 +102,7 @@ def test_the_commands_take_rows(tmp_path):
     assert r.exit_code == 0 and sorted({x["answer"] for x in rows}) == [A269133[4][3], A269133[5][3]]
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_a_count_searches_half_the_first_row_where_the_mirror_holds():
     from nqueens_cp.backends.base import Deadline

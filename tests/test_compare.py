@@ -427,6 +427,7 @@ def test_a_backend_s_peak_memory_does_not_depend_on_what_ran_before_it():
     assert max(after_cpsat) < 1.3 * max(alone) + 8, (alone, after_cpsat)
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_ctrl_c_keeps_a_run_whose_instance_was_still_running(tmp_path):

@@ -80,6 +80,7 @@ def test_wide_fairy_boards_keep_the_limit_and_bounded_memory(args, codes):
     assert time.monotonic() - start < 1 + 6
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(180)
 def test_a_checkpointed_count_under_a_time_limit_stops_and_resumes_exact(tmp_path):
@@ -96,6 +97,7 @@ def test_a_checkpointed_count_under_a_time_limit_stops_and_resumes_exact(tmp_pat
     assert f"resumed {journal}:" in resumed.stderr
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_an_interrupted_checkpointed_count_says_where_its_work_is(tmp_path):

@@ -572,6 +572,7 @@ def test_small_wrapped_and_knight_boards_count_with_a_checkpoint(tmp_path, args,
     assert r.exit_code == 0 and int(r.stdout) == expected
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_local_dask_count_leaves_nothing_in_the_temporary_folder(tmp_path):

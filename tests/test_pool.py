@@ -62,6 +62,7 @@ def test_a_worker_s_exception_reaches_the_caller():
         list(run_items(_raises, range(20), 2, None))
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_a_count_whose_worker_is_killed_ends_exact():
     """`count 18 --workers 2` with one worker killed by SIGKILL mid-count: A000170(18)."""
@@ -84,6 +85,7 @@ def test_a_count_whose_worker_is_killed_ends_exact():
             proc.wait()
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_sigterm_ends_a_count_whose_worker_was_killed():
     proc = subprocess.Popen([script(), "count", "19", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)

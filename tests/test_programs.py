@@ -189,6 +189,7 @@ def test_a_stop_at_any_step_of_reading_a_program_s_lines_ends_it():
     assert tried > 5
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_stop_at_any_step_of_taking_a_cpsat_solution_ends_its_search():
