@@ -254,6 +254,7 @@ def test_compare_honours_the_time_limit_on_every_backend_it_runs():
     assert time.monotonic() - start < 30
 
 
+@pytest.mark.long
 def test_default_backends_leave_out_one_whose_package_is_missing(monkeypatch):
     """On a fresh `pip install .` (no python-sat) `verify 6` and `compare` failed with "the sat
     backend needs python-sat": backends chosen by default are now those installed; naming a
