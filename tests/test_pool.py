@@ -6,6 +6,7 @@ in one line."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -62,23 +63,22 @@ def test_a_worker_s_exception_reaches_the_caller():
         list(run_items(_raises, range(20), 2, None))
 
 
-@pytest.mark.long
-@pytest.mark.slow
-def test_a_count_whose_worker_is_killed_ends_exact():
-    """`count 18 --workers 2` with one worker killed by SIGKILL mid-count: A000170(18)."""
-    proc = subprocess.Popen([script(), "count", "18", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+@contextlib.contextmanager
+def _a_count_with_a_worker_killed(n: int):
+    """`count n --workers 2` running, one of its workers killed by SIGKILL once it has counted
+    for half a second: (the process, its workers at the kill); the process is killed if it
+    outlives the test."""
+    proc = subprocess.Popen(
+        [script(), "count", str(n), "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not any(busy(0.5)(w) for w in children(proc.pid)):
             time.sleep(0.05)
         workers = children(proc.pid)
         assert workers, "the count started no worker"
-        victim = next(w for w in workers if busy(0.5)(w))
-        os.kill(victim, signal.SIGKILL)
-        out, err = proc.communicate(timeout=100)
-        assert proc.returncode == 0, err
-        assert out.split() == [b"666090624"]
-        assert gone(workers)
+        os.kill(next(w for w in workers if busy(0.5)(w)), signal.SIGKILL)
+        yield proc, workers
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -87,20 +87,21 @@ def test_a_count_whose_worker_is_killed_ends_exact():
 
 @pytest.mark.long
 @pytest.mark.slow
+def test_a_count_whose_worker_is_killed_ends_exact():
+    """`count 18 --workers 2` with one worker killed by SIGKILL mid-count: A000170(18)."""
+    with _a_count_with_a_worker_killed(18) as (proc, workers):
+        out, err = proc.communicate(timeout=100)
+        assert proc.returncode == 0, err
+        assert out.split() == [b"666090624"]
+        assert gone(workers)
+
+
+@pytest.mark.long
+@pytest.mark.slow
 def test_sigterm_ends_a_count_whose_worker_was_killed():
-    proc = subprocess.Popen([script(), "count", "19", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not any(busy(0.5)(w) for w in children(proc.pid)):
-            time.sleep(0.05)
-        workers = children(proc.pid)
-        os.kill(next(w for w in workers if busy(0.5)(w)), signal.SIGKILL)
+    with _a_count_with_a_worker_killed(19) as (proc, workers):
         sent = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
         assert proc.returncode == 143 and time.monotonic() - sent < 2.5, err
         assert gone(children(proc.pid) + workers)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
