@@ -457,3 +457,25 @@ def test_verify_over_a_range_ends_with_the_sizes_that_disagreed():
     assert r.exit_code == 1 and "overall: disagree at n = 4, 5, 6" in r.stdout, r.output
     r = run("verify", "4..6", "--backends", "bitmask,cpsat")
     assert r.exit_code == 0 and "overall: every size agrees (n = 4..6)" in r.stdout, r.output
+
+
+@pytest.mark.parametrize(
+    "p",
+    [
+        Problem(4, blocked=[(0, 0)], fixed=[(2, 0), (2, 1)]),  # two in one row: the CNF export raised KeyError
+        Problem(6, fixed=[(0, 0), (1, 1)]),
+        Problem(5, blocked=[(1, 1)], fixed=[(1, 1)]),
+    ],
+)
+def test_the_exports_of_contradictory_pre_placed_pieces_have_no_solution(tmp_path, p):
+    from ortools.sat.python import cp_model
+
+    assert brute_force_problem(p) == set()
+    assert _models_of_dimacs(_cnf_text(p)) == []
+    out = tmp_path / "m.txt"
+    fixes = [a for sq in p.fixed for a in ("--fix", f"{sq[0]},{sq[1]}")]
+    blocks = [a for sq in p.blocked for a in ("--block", f"{sq[0]},{sq[1]}")]
+    assert run("export", p.n, *fixes, *blocks, "--to", "cpsat", "-o", out).exit_code == 0
+    model = cp_model.CpModel()
+    model.Proto().parse_text_format(out.read_text())
+    assert cp_model.CpSolver().solve(model) == cp_model.INFEASIBLE  # two in one row kept only one before

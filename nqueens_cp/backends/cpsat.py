@@ -59,9 +59,10 @@ def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVa
     n, m = problem.n, problem.rows
     model = cp_model.CpModel()
     allowed = [problem.allowed_columns(i) for i in range(m)]
-    if not all(allowed):
+    if not all(allowed) or problem.contradiction:
         # A row with no allowed column has no solution. CP-SAT rejects an empty domain as an
         # invalid model, so that row keeps every column and the contradiction is stated instead.
+        # So are pre-placed pieces that contradict each other (two in one row keep one column).
         model.add_bool_or([])
     q = [
         model.new_int_var_from_domain(cp_model.Domain.from_values(cols or range(n)), f"q{i}")

@@ -193,8 +193,10 @@ def encode(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf, dict[tu
                 w = var.get((r + dr, c + dc))
                 if w is not None:
                     clauses.append([-v, -w])
-    for sq in problem.fixed:
-        clauses.append([var[sq]])
+    clauses += [[var[sq]] for sq in problem.fixed if sq in var]
+    if problem.contradiction:  # pre-placed pieces no placement can hold (two in a row keep one square)
+        top += 1
+        clauses += [[top], [-top]]
     return Cnf(clauses, top), var
 
 
