@@ -4,6 +4,8 @@ workers, `verify` each backend before its enumeration."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..model.problem import Problem
 from .base import Backend, BackendError
 
@@ -36,11 +38,12 @@ def algorithm(b: Backend, p: Problem, task: str) -> str | None:
         return None
 
 
+def board_of_plan(b: Backend, p: Problem, task: str, wanted: str | None, sizes: Iterable[int]) -> Problem | None:
+    """The first board of `p`'s kind, of one of `sizes` columns, whose plan takes `wanted`."""
+    return next((small for k in sizes if algorithm(b, small := shrunk(p, k), task) == wanted), None)
+
+
 def warm_board(b: Backend, p: Problem, task: str, wanted: str | None) -> Problem:
     """A small board of `p`'s kind whose plan takes the run's own algorithm (`wanted`) where
     one up to WARM_MAX_N columns does, so that the run finds its kernels loaded."""
-    for k in range(WARM_N, WARM_MAX_N + 1):
-        small = shrunk(p, k)
-        if algorithm(b, small, task) == wanted:
-            return small
-    return shrunk(p, WARM_N)
+    return board_of_plan(b, p, task, wanted, range(WARM_N, WARM_MAX_N + 1)) or shrunk(p, WARM_N)

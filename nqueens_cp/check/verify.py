@@ -27,7 +27,7 @@ from ..backends import (
     backend_class,
     get_backend,
 )
-from ..backends.warm import algorithm, shrunk
+from ..backends.warm import algorithm, board_of_plan
 from ..model.problem import NQueensError, Problem, Solution, Square, as_problem
 
 #: How many example solutions or prefixes a report names per kind of difference.
@@ -190,8 +190,7 @@ def _cannot_run(backend: Backend, problem: Problem, task: str) -> str | None:
 def _warm(b: Backend, p: Problem) -> None:
     """Enumerate a small board of `p`'s kind first, untimed, so that a run's time is its own and
     not its libraries' loading (our engine looked 40 times slower than CP-SAT on 8 x 8)."""
-    wanted = algorithm(b, p, "solve")
-    small = next((shrunk(p, k) for k in range(4, p.n) if algorithm(b, shrunk(p, k), "solve") == wanted), None)
+    small = board_of_plan(b, p, "solve", algorithm(b, p, "solve"), range(4, p.n))
     if small is not None:
         with contextlib.suppress(NQueensError):  # the run itself will say what is wrong
             for _ in b.solutions(small):
