@@ -139,15 +139,6 @@ def _worker(func: Callable[[Any, int], Any], context: Any, shared: Any, parent: 
     os._exit(0)
 
 
-def _alive(pid: int) -> bool:
-    """Whether process `pid` runs (a zombie has ended)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rpartition(")")[2].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
-
-
 def _stop(processes: list[Any]) -> None:
     """End the workers at once: SIGKILL (they compute nothing worth saving: what they finished
     is in the log), then reap them."""
