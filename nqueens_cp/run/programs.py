@@ -127,7 +127,8 @@ def lines_of(
     assert stdout is not None
     fd = stdout.fileno()
     os.set_blocking(fd, False)
-    pending = b""
+    pending = b""  # the start of a line whose end has not come yet
+    too_long = f"{Path(args[0]).name} printed a line of over {MAX_LINE} bytes"
     polled = time.monotonic()
     try:
         while True:
@@ -143,17 +144,18 @@ def lines_of(
                         yield pending
                     return proc.wait()
             if chunk:
-                pending += chunk
-                *lines, pending = pending.split(b"\n")
+                lines = chunk.split(b"\n")  # only the new bytes are split: a long line is scanned once
+                lines[0] = pending + lines[0]
+                pending = lines.pop()
                 for line in lines:
                     if len(line) >= MAX_LINE:
-                        raise ProgramOutputError(f"{Path(args[0]).name} printed a line of over {MAX_LINE} bytes")
+                        raise ProgramOutputError(too_long)
                     yield line + b"\n"
                     if poll is not None and time.monotonic() - polled >= POLL_SECONDS:
                         poll()  # while lines keep coming
                         polled = time.monotonic()
                 if len(pending) > MAX_LINE:
-                    raise ProgramOutputError(f"{Path(args[0]).name} printed a line of over {MAX_LINE} bytes")
+                    raise ProgramOutputError(too_long)
             if poll is not None and (not chunk or time.monotonic() - polled >= POLL_SECONDS):
                 poll()  # while it is silent
                 polled = time.monotonic()
