@@ -15,7 +15,6 @@ import typer
 
 from ..backends import available_backends, backend_class
 from ..backends.base import bad_time_limit
-from ..model.problem import Problem
 from .app import EXIT_DISAGREE, Terminated, UserError, app
 from .options import (
     SOLVER_OPTIONS,
@@ -109,7 +108,7 @@ def compare(
     started = time.time()
     instances: list[c.Instance] = []
     if ns:
-        boards = (Problem(k, "queen" if piece is None else piece, torus=bool(torus), rows=rows) for k in size_range(ns))
+        boards = (ProblemSpec(piece, torus=torus, rows=rows).problem(str(k)) for k in size_range(ns))
         instances += [c.Instance(c.board_label(p), p) for p in boards]
     for path in c.model_paths(models or []):
         instances.append(c.Instance(str(path), ProblemSpec(piece, model=path, torus=torus, rows=rows).problem(None)))

@@ -13,6 +13,7 @@ import typer
 
 from .. import api
 from ..backends import DEFAULT_BACKEND, Outcome, Status, Unknown, backend_class
+from ..backends.base import bad_time_limit
 from ..backends.claims import checked_claim, checked_stream
 from ..io.render import FORMATS, MAX_DRAWN_N, draw, write_solutions
 from ..run.interrupts import tell
@@ -174,8 +175,9 @@ def count(
             raise UserError("--unique counts classes in one run: it takes no --dask or --checkpoint")
         if check and time_limit is not None:
             raise UserError("--check runs nothing: it takes no --time-limit")
-        if time_limit is not None and not 0 < time_limit < float("inf"):
-            raise UserError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+        why = bad_time_limit(time_limit, "--time-limit")  # what the backends' own limit takes
+        if why:
+            raise UserError(why)
         with progress("sub-problems") as bar:
             from ..run.parallel import default_workers
 

@@ -313,9 +313,9 @@ def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAI
             if address == "local":
                 import tempfile
 
-                # the workers' scratch folder is ours to remove: Dask left dask-scratch-space in $TMPDIR
                 import dask
 
+                # the workers' scratch folder is ours to remove: Dask left dask-scratch-space in $TMPDIR
                 scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="nqueens-dask-"))
                 cleanup.enter_context(dask.config.set({"temporary-directory": scratch}))
                 with _sigint_ignored():
