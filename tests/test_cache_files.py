@@ -89,6 +89,43 @@ def test_corrupt_numba_cache_files_are_compiled_again(tmp_path):
     assert _own_kernel(tmp_path)[0] == A137774[9]
 
 
+class _Crafted:
+    """A pickle that makes a folder when it is loaded: what a crafted cache file can do."""
+
+    def __init__(self, made: Path) -> None:
+        self.made = made
+
+    def __reduce__(self) -> tuple:
+        return (os.mkdir, (str(self.made),))
+
+
+def test_a_crafted_or_borrowed_cache_file_is_never_loaded(tmp_path):
+    """A crafted .nbc or .nbi ran its code when numba unpickled it, and a .nbc copied from another
+    kernel broke every later count with a traceback. Each is a miss now: the count is right, the
+    crafted code never runs, and the kernel's files are written again."""
+    import pickle
+
+    from nqueens_cp.run.compiled import MAGIC
+
+    cache = tmp_path / "cache"
+    assert _cli(cache, "count", "12") == (0, "14200", "")
+    kernels = sorted(cache.rglob("*.nbc"))
+    assert len(kernels) >= 2
+    made = tmp_path / "made-by-a-cache-file"
+    crafted = pickle.dumps(_Crafted(made))
+    for i, path in enumerate(sorted(cache.rglob("*.nb[ci]"))):
+        path.write_bytes(crafted if i % 2 else MAGIC + bytes(32) + crafted)  # bare, or with a forged seal
+    assert _cli(cache, "count", "12") == (0, "14200", "")
+    assert not made.exists()
+    assert pickle.dumps(_Crafted(made)) not in [p.read_bytes() for p in cache.rglob("*.nb[ci]")]  # written anew
+    borrowed = sorted(cache.rglob("*.nbc"))
+    contents = [path.read_bytes() for path in borrowed]
+    for path, other in zip(borrowed, contents[1:] + contents[:1], strict=True):  # each kernel holds another's file
+        path.write_bytes(other)
+    assert _cli(cache, "count", "12") == (0, "14200", "")
+    assert _cli(cache, "count", "11") == (0, "2680", "")
+
+
 def _count_on_a_terminal(cache: Path, n: int) -> tuple[str, bytes]:
     """`nqueens count n` with stderr on a pseudo-terminal: (stdout, what the terminal got)."""
     import pty

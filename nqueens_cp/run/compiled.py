@@ -5,14 +5,20 @@ pip's uninstall leaves those files behind, and the leftover nqueens_cp/ folder o
 install then shadows an editable install made in the same environment: following the README's
 two install lines in one folder broke every `nqueens` call. So the kernels' modules call
 `use_user_cache` before they define a kernel (numba picks the folder when a kernel is
-decorated); a NUMBA_CACHE_DIR the user set is left as it is. The files in it are not trusted
-(`_distrust_cache_files`).
+decorated); a NUMBA_CACHE_DIR the user set is left as it is. The files in it are not trusted:
+each is sealed to its kernel, its contents and this user (`_distrust_cache_files`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import hmac
+import io
 import os
+import pickle
 import sys
+import tempfile
 from typing import TextIO
 
 
@@ -25,8 +31,6 @@ def cache_dir() -> str:
         home = os.path.expanduser("~") if os.environ.get("HOME", "~") else ""  # an empty HOME reads as /
         base = os.path.join(home, ".cache") if os.path.isabs(home) and home != "/" else ""
     if not base:
-        import tempfile
-
         base = os.path.join(tempfile.gettempdir(), f"nqueens_cp-{os.getuid()}")
     return os.path.join(base, "nqueens_cp", "numba")
 
@@ -57,31 +61,132 @@ def announce_compiling(stream: TextIO | None = None) -> None:
 
 
 def _distrust_cache_files() -> None:
-    """numba reads back its cache files as it wrote them: an empty or corrupt index (.nbi) or
-    data file (.nbc) raised on every later run. Here a cache file that cannot be read is a miss:
-    the kernel is compiled again and the file written anew."""
+    """numba unpickles its cache files as it finds them: a crafted data file (.nbc) or index
+    (.nbi) runs code when loaded, one copied from another kernel broke every later count with a
+    traceback, and an empty or corrupt one raised on every run. Here each file numba writes is
+    sealed (`seal`) with a key of this user's, the kernel's name and the file's own name, and a
+    file whose seal does not hold is not unpickled at all: it is a miss, so the kernel is
+    compiled again and the file written anew. A file that is sealed but cannot be rebuilt
+    (another numba wrote it) is a miss too."""
     from numba.core import caching
 
     if getattr(caching, "_nqueens_distrusted", False):
         return
-    load_index = caching.IndexDataCacheFile._load_index
+    files = caching.IndexDataCacheFile
     load_overload = caching.Cache._load_overload
 
-    def _load_index(self: object) -> dict:
-        try:
-            return load_index(self)
-        except Exception:  # unreadable: no entries (saving then writes a new index)
+    def _save_index(self: caching.IndexDataCacheFile, overloads: dict) -> None:
+        payload = pickle.dumps(self._version, protocol=-1) + self._dump((self._source_stamp, overloads))
+        with self._open_for_write(self._index_path) as f:
+            f.write(seal(payload, self._index_name, self._index_name))
+
+    def _load_index(self: caching.IndexDataCacheFile) -> dict:
+        payload = unsealed(self._index_path, self._index_name, self._index_name)
+        if payload is None:
             return {}
+        try:
+            with io.BytesIO(payload) as f:
+                if pickle.load(f) != self._version:
+                    return {}
+                stamp, overloads = pickle.loads(f.read())
+        except Exception:  # sealed by us but not readable here: no entries
+            return {}
+        return overloads if stamp == self._source_stamp and isinstance(overloads, dict) else {}
+
+    def _save_data(self: caching.IndexDataCacheFile, name: str, data: object) -> None:
+        with self._open_for_write(self._data_path(name)) as f:
+            f.write(seal(self._dump(data), self._index_name, name))
+
+    def _load_data(self: caching.IndexDataCacheFile, name: str) -> object:
+        payload = unsealed(self._data_path(name), self._index_name, name)
+        if payload is None:
+            raise OSError(f"{name}: not a cache file of this kernel's")  # numba's load: a miss
+        return pickle.loads(payload)
 
     def _load_overload(self: object, sig: object, target_context: object) -> object:
         try:
             found = load_overload(self, sig, target_context)
-        except Exception:  # unreadable or not rebuildable: compiled again
+        except Exception:  # not rebuildable: compiled again
             found = None
         if found is None:
             announce_compiling()
         return found
 
-    caching.IndexDataCacheFile._load_index = _load_index
+    files._save_index, files._load_index = _save_index, _load_index
+    files._save_data, files._load_data = _save_data, _load_data
     caching.Cache._load_overload = _load_overload
     caching._nqueens_distrusted = True
+
+
+#: What a sealed cache file starts with, before its 32-byte seal.
+MAGIC = b"nqueens_cp sealed 1\n"
+
+
+def seal(payload: bytes, kernel: str, name: str) -> bytes:
+    """The file's bytes: MAGIC, an HMAC-SHA256 of the kernel's name, the file's name and the
+    payload under this user's key, then the payload. The names are in the seal so that a file
+    copied from another kernel, or to another slot of the same kernel, does not hold."""
+    return MAGIC + _mac(payload, kernel, name) + payload
+
+
+def unsealed(path: str, kernel: str, name: str) -> bytes | None:
+    """The payload of the sealed file at path, or None if it is missing, unsealed, or sealed
+    for another kernel, name, contents or key."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    head = len(MAGIC) + 32
+    if not data.startswith(MAGIC) or len(data) < head:
+        return None
+    payload = data[head:]
+    return payload if hmac.compare_digest(data[len(MAGIC) : head], _mac(payload, kernel, name)) else None
+
+
+def _mac(payload: bytes, kernel: str, name: str) -> bytes:
+    mac = hmac.new(_key(), digestmod=hashlib.sha256)
+    for part in (kernel.encode(), name.encode()):
+        mac.update(len(part).to_bytes(4, "big") + part)
+    mac.update(payload)
+    return mac.digest()
+
+
+_KEY: list[bytes] = []
+
+
+def _key() -> bytes:
+    """This user's cache key: 32 random bytes in a file only the user can read, beside (not in)
+    the kernels' folder, so that a NUMBA_CACHE_DIR shared with others holds no key. Made once,
+    by whichever process comes first (linked into place whole, never replaced). Where it can be
+    neither read nor made, the key is this process's own: its files are then misses elsewhere,
+    which costs compiling, never a wrong answer."""
+    if not _KEY:
+        path = os.path.join(os.path.dirname(cache_dir()), "cache-key")
+        _KEY.append(_read_key(path) or _make_key(path) or os.urandom(32))
+    return _KEY[0]
+
+
+def _read_key(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            key = f.read(33)
+    except OSError:
+        return None
+    return key if len(key) == 32 else None
+
+
+def _make_key(path: str) -> bytes | None:
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".cache-key.")  # mode 0600
+        try:
+            os.write(fd, os.urandom(32))
+            os.close(fd)
+            with contextlib.suppress(FileExistsError):  # another process made it first: theirs is the key
+                os.link(tmp, path)
+        finally:
+            os.unlink(tmp)
+    except OSError:
+        return None
+    return _read_key(path)
