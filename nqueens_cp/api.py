@@ -101,6 +101,7 @@ def count_partitioned(
     check: bool = False,
     progress: Callable[[int, int], None] | None = None,
     time_limit: float | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> tuple[int, Plan]:
     """(count, plan): the count cut into the backend's numbered sub-problems, run on a process
     pool of `workers` (default: every core) or on Dask (`dask`: a scheduler address, or
@@ -108,7 +109,9 @@ def count_partitioned(
     resumed. With `check`, a finished checkpoint is re-checked and re-summed; nothing runs.
     Past `time_limit` seconds it stops: TimeLimitReached, with the solutions counted as its
     partial (a lower bound), caused by a PartialCount that says how many items were done; the
-    checkpoint keeps them, and the same call resumes."""
+    checkpoint keeps them, and the same call resumes. A checkpoint made under another plan of
+    the same problem (another memory budget, another depth) is followed where the backend makes
+    that cut too, and `note` is told so."""
     from .run.parallel import default_workers, max_workers
     from .run.partition import (
         DASK_WAIT_SECONDS,
@@ -116,6 +119,7 @@ def count_partitioned(
         check_dask_address,
         checked_total,
         dask_runner,
+        journal_fingerprint,
         open_checkpoint,
         pool_runner,
     )
@@ -135,6 +139,11 @@ def count_partitioned(
     if workers is not None and not 1 <= workers <= max_workers():
         raise UnsupportedProblem(f"--workers must be 1..{max_workers()} on this machine, got {workers}")
     part = b.partition(p, depth)
+    saved = None if checkpoint is None else journal_fingerprint(checkpoint)
+    if saved is not None and saved != part.fingerprint | {"items": part.size}:  # made under another plan
+        part = b.partition(p, depth, follow=saved, running=not check)
+        if part.followed and note:
+            note(f"{checkpoint} was {part.followed}")
     if check:
         assert checkpoint is not None
         total = checked_total(part, checkpoint)
@@ -142,8 +151,8 @@ def count_partitioned(
         ckpt = open_checkpoint(part, checkpoint) if checkpoint is not None else None  # refused before any work
         wait = DASK_WAIT_SECONDS if dask_wait is None else dask_wait
         pool = workers or default_workers()
-        if plan.memory is not None:  # the plan's workers fit the memory budget; no more run at once
-            pool = min(pool, plan.workers)
+        if part.workers is not None:  # the workers that fit the memory budget; no more run at once
+            pool = min(pool, part.workers)
         runner = dask_runner(dask, workers, wait) if dask else pool_runner(pool)
         try:
             total = run_partition(part, runner, ckpt, progress, time_limit)
@@ -152,8 +161,9 @@ def count_partitioned(
             raise TimeLimitReached(b.name, time_limit, stop.found) from stop
     where = "checked from the checkpoint" if check else f"on Dask ({dask})" if dask else "on the process pool"
     used = (workers or 1) if check or dask else pool  # (no pool runs for these)
-    memory = None if plan.memory is None else plan.memory // plan.workers * used
-    return total, Plan(Task.COUNT, plan.algorithm, f"{part.size} numbered sub-problems {where}", used, memory)
+    memory = None if part.memory is None else part.memory * used
+    why = f"{part.size} numbered sub-problems {where}" + (f", {part.followed}" if part.followed else "")
+    return total, Plan(Task.COUNT, part.algorithm or plan.algorithm, why, used, memory)
 
 
 def solve_n_queens(n: int) -> list[list[str]]:

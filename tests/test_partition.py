@@ -259,6 +259,68 @@ def test_check_resums_a_finished_checkpoint_without_running(tmp_path):
     assert r.exit_code == 2 and "3 of" in r.stderr and "not recorded yet" in r.stderr
 
 
+def _cut_short(ck: Path, keep: int) -> None:
+    """The journal with only its first `keep` records, as a run stopped early leaves it."""
+    head, *records = ck.read_text().splitlines()
+    ck.write_text("\n".join([head, *records[:keep]]) + "\n")
+
+
+def test_a_checkpoint_made_under_another_plan_resumes_and_is_checked_by_its_own_cut(tmp_path):
+    """A journal made under another memory budget (the join or the constellations) or another
+    --depth was refused as "made for a different problem or partition", resumed or checked: its
+    cut is one of this problem's, so it is followed, and the run says so."""
+    made = tmp_path / "constellations.json"
+    assert run("count", 16, "--checkpoint", made, "--memory", "64MiB").exit_code == 0
+    assert journal(made)[0]["fingerprint"]["split"] == "constellations"
+    _cut_short(made, 500)
+    r = run("count", 16, "--checkpoint", made)  # this run's plan is the join
+    assert r.exit_code == 0 and int(r.stdout) == A000170[15], r.stderr
+    assert "made by another plan of this problem (constellations), which this run follows (its own: join)" in r.stderr
+    r = run("count", 16, "--checkpoint", made, "--check", "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["count"] == A000170[15]
+    assert json.loads(r.stdout)["plan"]["algorithm"] == "constellations"
+
+    joined = tmp_path / "join.json"
+    assert run("count", 16, "--checkpoint", joined).exit_code == 0
+    assert journal(joined)[0]["fingerprint"]["split"] == "join"
+    r = run("count", 16, "--checkpoint", joined, "--memory", "64MiB", "--check")
+    assert r.exit_code == 0 and int(r.stdout) == A000170[15], r.stderr
+    _cut_short(joined, 100)
+    r = run("count", 16, "--checkpoint", joined, "--memory", "64MiB")  # the join does not fit: said, with the way out
+    assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    need = re.search(r"--memory (\d+)MiB or more", r.stderr)
+    assert need and "made by the join" in r.stderr
+    r = run("count", 16, "--checkpoint", joined, "--memory", f"{need[1]}MiB")
+    assert r.exit_code == 0 and int(r.stdout) == A000170[15], r.stderr
+
+    rows = tmp_path / "rows.json"
+    blocked = ("count", 12, "--block", "0,0", "--checkpoint", rows)
+    assert run(*blocked, "--depth", 4).exit_code == 0
+    expected = int(run("count", 12, "--block", "0,0").stdout)
+    _cut_short(rows, 50)
+    r = run(*blocked)
+    assert r.exit_code == 0 and int(r.stdout) == expected, r.stderr
+    assert "(rows cut at depth 4), which this run follows (its own: rows cut at depth 3)" in r.stderr
+    r = run(*blocked, "--depth", 2)  # the depth asked for is not the journal's
+    assert r.exit_code == 2 and "depth 4 there, 2 here" in r.stderr
+
+
+@pytest.mark.parametrize(("args", "edit"), [((16,), "column_sets"), ((13,), "weight")])
+def test_a_record_whose_item_was_edited_is_refused(tmp_path, args, edit):
+    """A join record's column sets (a constellation's class and weight) were not covered by its
+    check: an edited set passed --check. A record must describe its own item."""
+    ck = tmp_path / "c.json"
+    assert run("count", *args, "--checkpoint", ck).exit_code == 0
+    head, first, *records = ck.read_text().splitlines()
+    rec = json.loads(first)
+    item = rec["item"]
+    item[edit] = [c ^ 3 for c in item[edit]] if isinstance(item[edit], list) else item[edit] * 2
+    ck.write_text("\n".join([head, json.dumps(rec), *records]) + "\n")
+    for extra in ((), ("--check",)):
+        r = run("count", *args, "--checkpoint", ck, *extra)
+        assert r.exit_code == 2 and f"{ck}:2: the record of item 0 does not describe item 0" in r.stderr, r.stderr
+
+
 # -- Dask against real scheduler and worker processes ------------------------------------------
 
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 #: The longest time limit taken (a year): timers (threading, select) overflow far above it.
 MAX_TIME_LIMIT = 365 * 86400.0
 
+
 def bad_time_limit(limit: object, called: str = "time limit") -> str | None:
     """Why `limit` is no time limit (None when it is one, or is not given), naming it `called`."""
     if limit is None or (isinstance(limit, int | float) and 0 < limit <= MAX_TIME_LIMIT):
@@ -262,6 +263,7 @@ def package_version(*packages: str) -> str | None:
         except PackageNotFoundError:
             continue
     return ", ".join(found) or None
+
 
 Stats = dict[str, int]
 
@@ -562,11 +564,17 @@ class Backend:
                 by_orbit[orbit] = by_orbit.get(orbit, 0) + 1
         return ClassCount(group, by_orbit, symmetric_solutions(problem, group, by_orbit), stats=stats)
 
-    def partition(self, problem: Problem, depth: int | None = None) -> Partition:
+    def partition(
+        self, problem: Problem, depth: int | None = None, follow: dict[str, Any] | None = None, running: bool = True
+    ) -> Partition:
         """Optional, with `capabilities.partition`: the count of `problem` as numbered work items
         (`run.partition.Partition`) whose results add up to the total, the same items for every
         runner (this process, the pool, Dask, checkpoints); `depth` is how many rows a
-        sub-problem fixes where the backend cuts by rows (None: the backend's default)."""
+        sub-problem fixes where the backend cuts by rows (None: the backend's default).
+        `follow` is a checkpoint's fingerprint: where it names another of the backend's cuts of
+        this very problem (its plan changed since: another memory budget, another --depth), the
+        items it names, so the checkpoint resumes, or is checked without `running`; else the
+        planned ones, which the checkpoint then refuses."""
         raise UnsupportedProblem(f"backend {self.name!r} cannot cut a count into sub-problems")
 
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:

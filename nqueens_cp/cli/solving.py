@@ -195,6 +195,7 @@ def count(
                     check=check,
                     progress=bar,
                     time_limit=time_limit,
+                    note=lambda said: sys.stderr.write(f"nqueens: {said}\n"),
                 )
             except Unknown as exc:  # the time limit: what was counted, and where it is kept
                 partial = exc.__cause__ if exc.__cause__ is not None else exc

@@ -43,8 +43,17 @@ class Partition:
     func: Callable[[Any, int], int]
     context: Any
     prepare: Callable[[], None] | None = None
-    #: What a checkpoint records beside item i's count (its class, its weight...).
+    #: What a checkpoint records beside item i's count (its class, its weight...); reading a
+    #: journal, each record's must be this.
     info: Callable[[int], dict[str, Any]] | None = None
+    #: The backend's name for how it cut the count (the plan reports it), and, where it is not
+    #: the cut the backend plans for this run but a checkpoint's own, what was followed.
+    algorithm: str = ""
+    followed: str = ""
+    #: The bytes one worker holds, where the backend declares it, and so the most workers that
+    #: may run at once under its memory budget (None: no bound).
+    memory: int | None = None
+    workers: int | None = None
 
 
 #: A runner: (part, the items to count[, a poll it calls at least every second or so, which may
@@ -77,6 +86,29 @@ FORMAT = 2
 FLUSH_SECONDS = 0.1
 #: ...and the disk at least this often (a machine that loses power, this much).
 FSYNC_SECONDS = 1.0
+
+
+def _shown(value: Any) -> str:
+    """A fingerprint's value in a message: short ones whole, a long list by its length."""
+    text = json.dumps(value)
+    if len(text) <= 40:
+        return text
+    return f"{text[:30]}... ({len(value)} items)" if isinstance(value, list) else f"{text[:40]}..."
+
+
+def journal_fingerprint(path: Path) -> dict[str, Any] | None:
+    """The fingerprint a journal's header names, or None where there is no readable header (the
+    checkpoint itself, opened, says why): what a backend follows when its plan for this run
+    cuts the count otherwise (Backend.partition)."""
+    try:
+        if not path.is_file():  # (a FIFO would block the open)
+            return None
+        with path.open("rb") as f:
+            head = json.loads(f.readline(1 << 20))
+    except (OSError, ValueError, RecursionError):
+        return None
+    saved = head.get("fingerprint") if isinstance(head, dict) and head.get("nqueens_checkpoint") == FORMAT else None
+    return saved if isinstance(saved, dict) else None
 
 
 def _digest(fingerprint: dict[str, Any]) -> str:
@@ -163,7 +195,11 @@ class Checkpoint:
             if not isinstance(saved, dict):
                 raise CheckpointError(f"{path}: not a readable checkpoint (its fingerprint is not an object)")
             keys = sorted(set(saved) | set(self.fingerprint))
-            diff = ", ".join(f"{k}={saved.get(k)!r}" for k in keys if saved.get(k) != self.fingerprint.get(k))
+            diff = "; ".join(
+                f"{k} {_shown(saved.get(k))} there, {_shown(self.fingerprint.get(k))} here"
+                for k in keys
+                if saved.get(k) != self.fingerprint.get(k)
+            )
             raise CheckpointError(f"{path} was made for a different problem or partition ({diff})")
         for lineno, line in enumerate(lines[1:], 2):
             try:
@@ -177,6 +213,8 @@ class Checkpoint:
                 raise CheckpointError(f"{path}:{lineno}: item {i!r} with count {count!r} is out of range")
             if check != record_check(self.digest, i, count):
                 raise CheckpointError(f"{path}:{lineno}: the record of item {i} does not check (edited?)")
+            if self.info and rec.get("item") != self.info(i):
+                raise CheckpointError(f"{path}:{lineno}: the record of item {i} does not describe item {i} (edited?)")
             if self.done.get(i, count) != count:
                 raise CheckpointError(f"{path}:{lineno}: item {i} is recorded twice with different counts")
             self.done[i] = count

@@ -34,6 +34,7 @@ from ..base import (
     Status,
     Task,
     Unknown,
+    UnsupportedProblem,
     counted,
     first_of,
     package_version,
@@ -238,18 +239,50 @@ class BitmaskBackend(Backend):
         group, by_orbit = problem_symmetries(problem), counts.by_orbit()
         return ClassCount(group, by_orbit, symmetric_solutions(problem, group, by_orbit))  # n <= 10 said none
 
-    def partition(self, problem: Problem, depth: int | None = None) -> Partition:
+    def partition(
+        self, problem: Problem, depth: int | None = None, follow: dict[str, Any] | None = None, running: bool = True
+    ) -> Partition:
         """The count as numbered work items, the same for every runner (this process, the pool,
-        Dask, checkpoints): see `partitions.for_count`."""
-        from .partitions import for_count
+        Dask, checkpoints): see `partitions.for_count`; a checkpoint's own cut where it is one
+        of this problem's (`partitions.followed`). The join's memory is declared: a checkpoint of
+        the join resumes within the memory budget, or is refused saying what it needs."""
+        from dataclasses import replace
+
+        from .partitions import followed, for_count
+        from .partitions.join import memory
 
         plan = self.plan(problem, Task.COUNT)
-        return for_count(problem, Algorithm(plan.algorithm), depth).partition()
+        part = for_count(problem, Algorithm(plan.algorithm), depth).partition()
+        per = None if plan.memory is None else plan.memory // plan.workers
+        part = replace(part, algorithm=plan.algorithm, memory=per, workers=None if per is None else plan.workers)
+        if follow is None or follow == part.fingerprint | {"items": part.size}:
+            return part
+        found = followed(problem, follow, depth)
+        if found is None:
+            return part
+        algorithm, items = found
+
+        def cut(fingerprint: dict[str, Any], algorithm: str) -> str:
+            return f"rows cut at depth {fingerprint['depth']}" if fingerprint["split"] == "rows" else algorithm
+
+        theirs, mine = cut(follow, algorithm), cut(part.fingerprint, plan.algorithm)
+        why = f"made by another plan of this problem ({theirs}), which this run follows (its own: {mine})"
+        part = replace(items.partition(), algorithm=algorithm, followed=why)
+        if algorithm != Algorithm.JOIN or not running:
+            return part
+        from ...run.parallel import default_memory
+
+        need, budget = memory(problem.n), self.settings.get("memory") or default_memory()
+        if need > budget:
+            raise UnsupportedProblem(
+                f"bitmask: the checkpoint was made by the join, which holds {mib(need)} per worker, over this "
+                f"run's memory budget of {mib(budget)}: resume it with --memory {-(-need >> 20)}MiB or more, "
+                "or read it with --check"
+            )
+        return replace(part, memory=need, workers=budget // need)
 
 
-def classes_from_symmetric(
-    problem: Problem, q: int, p: int, r: int, stats: dict[str, int] | None = None
-) -> ClassCount:
+def classes_from_symmetric(problem: Problem, q: int, p: int, r: int, stats: dict[str, int] | None = None) -> ClassCount:
     """Classes by orbit size from Q (all solutions), P (fixed by the half turn) and R (fixed by
     the quarter turn): only rotations fix a queen-like solution, so orbits have 8, 4 or 2
     members. The identities are checked before anything is reported."""

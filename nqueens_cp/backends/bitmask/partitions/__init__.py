@@ -13,12 +13,14 @@ checkpoint of one run resumes in another.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ....model.problem import Problem
 from ...base import BackendError, UnsupportedProblem
 from ..planner import Algorithm
 from .base import Counts, Items, count_items, item_count
 
-__all__ = ["Counts", "Items", "count_items", "for_count", "item_count"]
+__all__ = ["Counts", "Items", "count_items", "followed", "for_count", "item_count"]
 
 
 #: Rows fixed per item of a row split, wherever it runs (in this process, on the pool, on Dask,
@@ -63,8 +65,7 @@ def for_count(problem: Problem, algorithm: Algorithm, depth: int | None = None) 
     if algorithm == Algorithm.ANY_PIECE or (algorithm == Algorithm.ROWS_PYTHON and wrapped):
         if depth is not None:
             raise UnsupportedProblem(
-                "bitmask: this count is cut at its first two rows; "
-                "--depth applies to the row split of queens and rooks"
+                "bitmask: this count is cut at its first two rows; --depth applies to the row split of queens and rooks"
             )
         from . import pieces
 
@@ -78,3 +79,28 @@ def for_count(problem: Problem, algorithm: Algorithm, depth: int | None = None) 
     return rows.items(problem, depth)
 
 
+#: The cuts a checkpoint may name that another plan of the same problem could have made: the
+#: join and the constellations (the memory budget chooses), rows at any depth (--depth).
+FOLLOWED = {"join": Algorithm.JOIN, "constellations": Algorithm.CONSTELLATIONS, "rows": Algorithm.COUNT_SPLIT}
+
+
+def followed(problem: Problem, saved: dict[str, Any], depth: int | None = None) -> tuple[Algorithm, Items] | None:
+    """(algorithm, items) of the cut a checkpoint's fingerprint names, where it is one the
+    engine makes of this problem (the fingerprint, problem and numbering, is the one these items
+    have), else None. A --depth given must be the checkpoint's."""
+    from .. import planner
+
+    algorithm = FOLLOWED.get(saved.get("split"))  # type: ignore[arg-type]
+    cut = saved.get("depth")
+    if algorithm is None or (depth is not None and cut != depth):
+        return None
+    rows = planner.specialised(problem) and problem.n <= planner.MAX_COMPILED_N and planner.jit_enabled()
+    valid = {
+        Algorithm.JOIN: planner.joined(problem),
+        Algorithm.CONSTELLATIONS: planner.by_constellations(problem),
+        Algorithm.COUNT_SPLIT: rows and not (problem.torus or problem.rule.knight) and type(cut) is int,
+    }[algorithm]
+    if not valid or (algorithm is Algorithm.COUNT_SPLIT and not 1 <= cut < problem.n):
+        return None
+    items = for_count(problem, algorithm, cut if algorithm is Algorithm.COUNT_SPLIT else None)
+    return (algorithm, items) if items.fingerprint | {"items": items.size} == saved else None
