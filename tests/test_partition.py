@@ -16,8 +16,9 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import NQueensError, Problem
 from nqueens_cp.run.partition import CheckpointError, count_partitioned, dask_runner, pool_runner
-from tests.conftest import A000170, backtrack_count, children, cpu_seconds, run, script
+from tests.conftest import A000170, backtrack_count, children, cpu_seconds, gone, run, script
 from tests.test_pieces import A137774
+from tests.test_reliability import STOP
 
 
 def part(p, depth=None):
@@ -459,13 +460,46 @@ def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
         assert proc.poll() is None
         before = _descendants(proc.pid)
         assert before, "the local cluster's worker processes should be running"
+        sent = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
         _, err = proc.communicate(timeout=60)
+        took = time.monotonic() - sent  # 2.5 to 4 s while the cluster's close waited for its workers' tasks
         assert proc.returncode == 130 and err.decode().strip() == "nqueens: interrupted", err.decode()
+        assert took < STOP, took
         deadline = time.monotonic() + 15
         while any(Path(f"/proc/{p}").exists() for p in before) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert not [p for p in before if Path(f"/proc/{p}").exists()], "worker processes outlived the run"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.long
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_local_dask_count_killed_outright_leaves_nothing_and_says_nothing():
+    """kill -9 left multiprocessing's resource tracker to warn of leaked semaphores on the
+    terminal, after the shell's prompt (the cluster's processes end by themselves)."""
+    _dask_cli()
+    proc = subprocess.Popen(
+        [script(), "count", "20", "--dask", "local", "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 90  # readiness: a worker of the cluster has counted for 1 s of CPU
+        while proc.poll() is None and time.monotonic() < deadline:
+            if any(cpu_seconds(p) >= 1.0 for p in _descendants(proc.pid)):
+                break
+            time.sleep(0.2)
+        before = _descendants(proc.pid)
+        assert proc.poll() is None and before
+        proc.kill()
+        _, err = proc.communicate(timeout=60)  # to the end of stderr: every process that holds it has ended
+        assert err == b"", err.decode()
+        assert gone(before)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)

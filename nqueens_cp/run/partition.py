@@ -356,6 +356,7 @@ def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAI
                 # the workers' scratch folder is ours to remove: Dask left dask-scratch-space in $TMPDIR
                 scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="nqueens-dask-"))
                 cleanup.enter_context(dask.config.set({"temporary-directory": scratch}))
+                _quiet_resource_tracker()
                 with _sigint_ignored():
                     cluster = LocalCluster(
                         n_workers=workers,
@@ -382,12 +383,46 @@ def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAI
                 finally:
                     with contextlib.suppress(Exception):
                         client.close(timeout=wait)
+            except BaseException:
+                if cluster is not None:  # stopped, or failed: its workers' tasks are not waited for
+                    _kill_workers(cluster)
+                raise
             finally:
                 if cluster is not None:
                     with contextlib.suppress(Exception):
                         cluster.close(timeout=wait)
 
     return run
+
+
+def _quiet_resource_tracker() -> None:
+    """multiprocessing's resource tracker, started with its stderr on /dev/null, unless it runs
+    already. A local cluster's processes register semaphores with it, and when this process is
+    killed (kill -9) it outlives us and warns of "leaked semaphore objects" on the terminal,
+    after the shell's prompt; it cleans them up all the same, which is all that matters."""
+    from multiprocessing import resource_tracker
+
+    if getattr(resource_tracker._resource_tracker, "_fd", None) is not None:
+        return
+    saved = os.dup(2)
+    try:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 2)
+        os.close(quiet)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _kill_workers(cluster: Any) -> None:
+    """A local cluster's worker processes, killed: closing the cluster waits for the tasks they
+    run to end (Ctrl-C took 2.5 to 4 s, where the pool stops in half a second)."""
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        pid = getattr(nanny, "pid", None)
+        if isinstance(pid, int) and pid > 0:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def _chunk(func: Callable[[Any, int], Any], context: Any, indices: tuple[int, ...]) -> list[tuple[int, Any]]:
