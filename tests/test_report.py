@@ -415,3 +415,41 @@ def test_answers_in_the_terminal_table_are_cut_to_the_width_it_has(monkeypatch):
     assert whole in shown(240).replace("\n", "")
     monkeypatch.setenv("COLUMNS", "80")
     assert whole not in shown(80).replace("\n", "") and "…" in shown(80)
+
+
+#: A number of four or more digits with no thousands separator (digits after a point aside).
+UNSEPARATED = re.compile(r"(?<![\d.,])\d{4,}")
+
+
+def _large_row(backend: str) -> Row:
+    return Row("queen-16", 16, "queen", False, backend, "count", "solved", None, "ok", 14772512, None, 1234.5,
+               2345.25, 12345.0, 1234567, None, 3600.0)
+
+
+def test_every_number_of_the_terminal_tables_has_its_thousands_separated():
+    """A report mixed separators: 14,772,512 solutions beside 12345 MB and 1234.5000 s."""
+    from rich.console import Console
+
+    from nqueens_cp.bench.report import runs_table, summary_table
+    from nqueens_cp.bench.results import summarize
+
+    rows = [_large_row("bitmask")] * 1000
+    console = Console(record=True, width=200)
+    console.print(runs_table(rows[:1]), summary_table(summarize(rows, ["bitmask"], 3600.0), 3600.0))
+    shown = console.export_text()
+    assert "14,772,512" in shown and "12,345" in shown and "1,234.5000" in shown and "1,000" in shown
+    assert not UNSEPARATED.findall(shown), shown
+
+
+@pytest.mark.slow
+@browser_test
+@pytest.mark.timeout(120)
+def test_every_number_of_the_page_has_its_thousands_separated(browser, tmp_path):
+    html = tmp_path / "r.html"
+    html.write_text(page([RunSet("large", [_large_row("bitmask"), _large_row("cpsat")] * 1000, {})]))
+    find = _open(browser, html)
+    assert not _errors(browser)
+    cells = [td.text for td in find("#runs-table tbody td") + find("#summary-tables td")]
+    assert {"14,772,512", "12,345", "1,234.50", "1,234,567", "1,000"} <= set(cells), cells[:40]
+    assert not [c for c in cells if UNSEPARATED.search(c)], cells
+    assert not _errors(browser)

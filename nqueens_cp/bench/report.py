@@ -1,6 +1,7 @@
 """What a person sees of a comparison: a live view on a terminal while it runs (the latest
 runs and the standings), then the table of runs and the per-backend summary. Names and
-numbers from any file are data, never markup: every cell is a rich Text."""
+numbers from any file are data, never markup: every cell is a rich Text. Every number has its
+thousands separated by commas, as the page's have (a report mixed 14,200 with 1234 MB)."""
 
 from __future__ import annotations
 
@@ -47,9 +48,9 @@ def _cell(col: Column, row: Row, answer_chars: int) -> Text | str:
     if v is None:
         return "-"
     if col.kind == Kind.SECONDS:
-        return f"{v:.4f}"
+        return f"{v:,.4f}"
     if col.kind == Kind.MEGABYTES:
-        return f"{v:.0f}"
+        return f"{v:,.0f}"
     if col.kind == Kind.INTEGER:
         return f"{v:,}"
     return Text(str(v))  # data, never markup
@@ -75,15 +76,16 @@ def runs_table(rows: list[Row], title: str = "runs", width: int | None = None) -
 def summary_table(summaries: list[Summary], time_limit: float | None) -> Any:
     from rich.table import Table
 
-    t = Table(title="summary" + (f" (limit {time_limit:g} s)" if time_limit else " (no time limit)"))
+    t = Table(title="summary" + (f" (limit {time_limit:,g} s)" if time_limit else " (no time limit)"))
     for col in ("backend", "runs", "solved", "unknown", "wrong", "total s", "median s", "PAR-2"):
         t.add_column(col, justify="left" if col == "backend" else "right")
     for s in summaries:
-        median = f"{s.median_seconds:.4f}" if s.median_seconds is not None else "-"
-        par2 = f"{s.par2:.2f}" if s.par2 is not None else "-"
-        wrong = Text(str(s.wrong), style="bold red" if s.wrong else "")
-        runs = f"{s.runs}" + (f" (+{s.unsupported} n/a)" if s.unsupported else "")
-        t.add_row(Text(s.backend), runs, str(s.solved), str(s.unknown), wrong, f"{s.total_seconds:.3f}", median, par2)
+        median = f"{s.median_seconds:,.4f}" if s.median_seconds is not None else "-"
+        par2 = f"{s.par2:,.2f}" if s.par2 is not None else "-"
+        wrong = Text(f"{s.wrong:,}", style="bold red" if s.wrong else "")
+        runs = f"{s.runs:,}" + (f" (+{s.unsupported:,} n/a)" if s.unsupported else "")
+        total = f"{s.total_seconds:,.3f}"
+        t.add_row(Text(s.backend), runs, f"{s.solved:,}", f"{s.unknown:,}", wrong, total, median, par2)
     return t
 
 

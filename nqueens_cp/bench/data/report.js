@@ -15,8 +15,10 @@
     if (parent) parent.appendChild(node);
     return node;
   }
-  const fmt = (v, digits) => (v === null || v === undefined ? "" : typeof v === "number" ? (digits === undefined ? v.toLocaleString("en") : v.toFixed(digits)) : String(v));
-  const seconds = (v) => (v === null || v === undefined ? "" : v < 0.001 ? v.toExponential(1) : v.toFixed(v < 10 ? 4 : 2));
+  // every number with its thousands separated by commas, as the terminal's tables have them
+  const places = (digits) => ({ minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const fmt = (v, digits) => (v === null || v === undefined ? "" : typeof v === "number" ? v.toLocaleString("en", digits === undefined ? {} : places(digits)) : String(v));
+  const seconds = (v) => (v === null || v === undefined ? "" : v < 0.001 ? v.toExponential(1) : fmt(v, v < 10 ? 4 : 2));
   const cut = (text) => (text.length > ANSWER_CHARS ? text.slice(0, ANSWER_CHARS - 1) + "…" : text);
   // how a cell of each kind of column reads (bench/columns.py's Kind)
   const SHOW = {
@@ -49,12 +51,12 @@
     const body = el("tbody", {}, t);
     for (const x of s.summary) {
       const tr = el("tr", { class: x.wrong ? "wrong" : "" }, body);
-      const cells = [x.backend, x.runs + (x.unsupported ? ` (+${x.unsupported} n/a)` : ""), x.solved, x.unknown, x.wrong,
+      const cells = [x.backend, fmt(x.runs) + (x.unsupported ? ` (+${fmt(x.unsupported)} n/a)` : ""), fmt(x.solved), fmt(x.unknown), fmt(x.wrong),
         fmt(x.total_seconds, 3), x.median_seconds === null ? "-" : seconds(x.median_seconds), x.par2 === null ? "-" : fmt(x.par2, 2)];
       cells.forEach((c, k) => el("td", { class: k ? "num" + (k === 4 ? " check" : "") : "" }, tr, c));
     }
     el("p", {}, summaryBox, s.limit === null ? "No time limit: PAR-2 needs one." :
-      `Time limit ${s.limit} s. PAR-2: the time of each solved run, twice the limit for every other (unknown or wrong).`);
+      `Time limit ${fmt(s.limit)} s. PAR-2: the time of each solved run, twice the limit for every other (unknown or wrong).`);
   });
 
   // -- runs table ----------------------------------------------------------------------------
