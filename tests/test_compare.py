@@ -81,7 +81,19 @@ def test_an_exception_in_the_caller_kills_every_worker():
 
 
 def _r(backend, task, status, answer, check=None, digest=None, seconds=None):
-    return Row("i", 8, "queen", False, backend, task, status, None, check, answer, digest, seconds)
+    return Row(
+        instance="i",
+        n=8,
+        piece="queen",
+        torus=False,
+        backend=backend,
+        task=task,
+        status=status,
+        check=check,
+        answer=answer,
+        digest=digest,
+        seconds=seconds,
+    )
 
 
 def test_a_no_solution_contradicted_by_a_valid_solution_is_wrong():
@@ -170,6 +182,60 @@ def test_resume_skips_finished_runs_and_a_wrong_answer_on_file_is_flagged(tmp_pa
     new = [json.loads(x) for x in out.read_text().splitlines()][2:]
     assert [(x["instance"], x["backend"]) for x in new] == [("queen-7", "cpsat"), ("queen-8", "cpsat")]
     assert new[0]["check"] == "ok" and new[1]["check"] == "disagree: bitmask gave another count"
+
+
+def test_a_row_is_made_by_name_only():
+    """Rows made by position shifted every value when a column was inserted before the last."""
+    with pytest.raises(TypeError):
+        Row("queen-8", 8)
+    assert Row(instance="queen-8", backend="bitmask").n is None
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_a_results_file_from_before_a_column_was_added_still_resumes(tmp_path, suffix):
+    """Rows were made by position and a file's columns had to be this version's exactly: a file
+    written before a column was added could not be resumed. It resumes now, rewritten whole with
+    the new column blank in its old rows; a column this version does not know, or a missing
+    required one, is still another file."""
+    out = tmp_path / f"r{suffix}"
+    assert run("compare", "--n", "5", "--backends", "bitmask", "-o", out).exit_code == 0
+    if suffix == ".csv":
+        rows = list(csv.DictReader(out.open()))
+        names = [c for c in rows[0] if c != "conflicts"]
+
+        def write(names, rows):
+            with out.open("w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=names, extrasaction="ignore")
+                w.writeheader()
+                w.writerows(rows)
+
+        def read():
+            return list(csv.DictReader(out.open()))
+    else:
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+        names = [c for c in rows[0] if c != "conflicts"]
+
+        def write(names, rows):
+            out.write_text("".join(json.dumps({c: r.get(c) for c in names}) + "\n" for r in rows))
+
+        def read():
+            return [json.loads(line) for line in out.read_text().splitlines()]
+
+    write(names, rows)  # as a version before the conflicts column wrote it
+    r = run("compare", "--n", "5..6", "--backends", "bitmask", "-o", out, "--resume", "--json")
+    assert r.exit_code == 0, r.output
+    again = read()
+    assert [x["instance"] for x in again] == ["queen-5", "queen-6"] and all("conflicts" in x for x in again)
+    assert again[0]["conflicts"] in ("", None) and again[0]["answer"] in ("10", 10)
+    damage = [([*names, "colour"], "colour unknown"), ([c for c in names if c != "status"], "no status")]
+    if suffix == ".csv":  # (a JSON object cannot name a key twice)
+        damage.append((["status" if c == "reason" else c for c in names], "a column twice"))
+    for damaged, says in damage:
+        write(damaged, again)
+        r = run("compare", "--n", "5..6", "--backends", "bitmask", "-o", out, "--resume")
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1 and says in r.stderr, r.output
 
 
 @pytest.mark.slow

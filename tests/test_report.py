@@ -186,8 +186,22 @@ def test_several_result_sets_side_by_side(runs, browser, tmp_path):
 
 def test_the_page_is_self_contained_and_small():
     rows = [
-        Row(f"blocked-{i:04d}.param", 30 + i % 20, "queen", False, b, "first", "solved", None, "ok",
-            list(range(30 + i % 20)), None, 0.001 * (i + 1), 0.001 * i, 110.0, 1000 + i, None, 10.0)
+        Row(
+            instance=f"blocked-{i:04d}.param",
+            n=30 + i % 20,
+            piece="queen",
+            torus=False,
+            backend=b,
+            task="first",
+            status="solved",
+            check="ok",
+            answer=list(range(30 + i % 20)),
+            seconds=0.001 * (i + 1),
+            cpu_seconds=0.001 * i,
+            peak_mb=110.0,
+            nodes=1000 + i,
+            time_limit=10.0,
+        )
         for i in range(500)
         for b in ("bitmask", "cpsat")
     ]
@@ -226,8 +240,21 @@ def test_a_running_comparison_keeps_its_page_current(tmp_path, monkeypatch):
 
 
 def _row(instance: str, seconds: float | None = 0.01, status: str = "solved") -> Row:
-    return Row(instance, 8, "queen", False, "bitmask", "count", status, None, "ok", 92, None, seconds, 0.01, 50.0,
-               10, None, None)
+    return Row(
+        instance=instance,
+        n=8,
+        piece="queen",
+        torus=False,
+        backend="bitmask",
+        task="count",
+        status=status,
+        check="ok",
+        answer=92,
+        seconds=seconds,
+        cpu_seconds=0.01,
+        peak_mb=50.0,
+        nodes=10,
+    )
 
 
 def _data(text: str) -> dict:
@@ -323,8 +350,21 @@ def test_a_cut_answer_ends_in_an_ellipsis():
     """The terminal table cut long answers without a mark: the last number shown was wrong."""
     from nqueens_cp.bench.report import ANSWER_SHOWN, _answer
 
-    long = Row("a", 30, "queen", False, "bitmask", "first", "solved", None, "ok", list(range(30)), None, 0.1,
-               0.1, 1.0, 1, None, None)
+    long = Row(
+        instance="a",
+        n=30,
+        piece="queen",
+        torus=False,
+        backend="bitmask",
+        task="first",
+        status="solved",
+        check="ok",
+        answer=list(range(30)),
+        seconds=0.1,
+        cpu_seconds=0.1,
+        peak_mb=1.0,
+        nodes=1,
+    )
     shown = _answer(long)
     assert len(shown) == ANSWER_SHOWN and shown.endswith("…") and json.dumps(list(range(30))).startswith(shown[:-1])
 
@@ -347,8 +387,23 @@ def test_the_recorded_command_keeps_its_quoting(monkeypatch):
 
 def _first_row(n: int, backend: str = "bitmask", conflicts: int | None = 7) -> Row:
     answer = [(2 * i + 1) % n for i in range(n)]
-    return Row(f"queen-{n}", n, "queen", False, backend, "first", "solved", None, "ok", answer, None, 0.01,
-               0.01, 50.0, 10, conflicts, 5.0)
+    return Row(
+        instance=f"queen-{n}",
+        n=n,
+        piece="queen",
+        torus=False,
+        backend=backend,
+        task="first",
+        status="solved",
+        check="ok",
+        answer=answer,
+        seconds=0.01,
+        cpu_seconds=0.01,
+        peak_mb=50.0,
+        nodes=10,
+        conflicts=conflicts,
+        time_limit=5.0,
+    )
 
 
 @pytest.mark.slow
@@ -422,8 +477,22 @@ UNSEPARATED = re.compile(r"(?<![\d.,])\d{4,}")
 
 
 def _large_row(backend: str) -> Row:
-    return Row("queen-16", 16, "queen", False, backend, "count", "solved", None, "ok", 14772512, None, 1234.5,
-               2345.25, 12345.0, 1234567, None, 3600.0)
+    return Row(
+        instance="queen-16",
+        n=16,
+        piece="queen",
+        torus=False,
+        backend=backend,
+        task="count",
+        status="solved",
+        check="ok",
+        answer=14772512,
+        seconds=1234.5,
+        cpu_seconds=2345.25,
+        peak_mb=12345.0,
+        nodes=1234567,
+        time_limit=3600.0,
+    )
 
 
 def test_every_number_of_the_terminal_tables_has_its_thousands_separated():

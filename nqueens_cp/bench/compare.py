@@ -65,7 +65,9 @@ def board_label(p: Problem) -> str:
 
 def _row(inst: Instance, backend: str, task: str, time_limit: float | None) -> Row:
     p = inst.problem
-    return Row(inst.label, p.n, p.piece, p.torus, backend, task, time_limit=time_limit)
+    return Row(
+        instance=inst.label, n=p.n, piece=p.piece, torus=p.torus, backend=backend, task=task, time_limit=time_limit
+    )
 
 
 def _fill(row: Row, result: Result) -> Row:

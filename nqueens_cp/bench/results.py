@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..model.problem import NQueensError
-from ..run.files import read_regular
-from .columns import COLUMNS, NAMES
+from ..run.files import read_regular, replacing
+from .columns import BY_NAME, COLUMNS, NAMES
 
 SUFFIXES = (".csv", ".jsonl")
 class RunStatus(StrEnum):
@@ -33,8 +33,9 @@ DECIDED = (RunStatus.SOLVED, RunStatus.NO_SOLUTION)
 
 class _Row:
     """One run of a comparison: what ran, what it answered, how it was judged, what it cost. Its
-    fields are the declared COLUMNS, in order (`Row(instance, n, piece, ...)`, None where not
-    given); a results file holds it as a CSV row or a JSON line (`as_dict`, `of`)."""
+    fields are the declared COLUMNS, given by name (`Row(instance=..., backend=..., ...)`, None
+    where not given: a column added anywhere shifts nothing); a results file holds it as a CSV
+    row or a JSON line (`as_dict`, `of`)."""
 
     @property
     def verdict(self) -> Check | None:
@@ -54,7 +55,7 @@ class _Row:
         return Row(**{col: values.get(col) for col in NAMES})
 
 
-Row = make_dataclass("Row", [(c.name, Any, field(default=None)) for c in COLUMNS], bases=(_Row,))
+Row = make_dataclass("Row", [(c.name, Any, field(default=None)) for c in COLUMNS], bases=(_Row,), kw_only=True)
 
 
 def key(row: Row) -> tuple[str, str, str]:
@@ -97,10 +98,23 @@ def is_ranked(row: Row) -> bool:
 
 
 def _typed(row: dict[str, str]) -> dict[str, Any]:
-    """A CSV row back to the values a JSON row holds."""
+    """A CSV row back to the values a JSON row holds (a column the file has not: blank)."""
     if None in row or None in row.values():  # csv's marks of a row with cells extra, or missing
-        raise ValueError(f"a row has not the {len(COLUMNS)} cells of the header")
-    return {c.name: c.from_text(row[c.name]) for c in COLUMNS}
+        raise ValueError(f"a row has not the {len(row)} cells of the header")
+    return {c.name: c.from_text(row[c.name]) if c.name in row else None for c in COLUMNS}
+
+
+def _unknown_columns(names: Iterable[str]) -> str | None:
+    """Why a file with these columns is not one this version resumes, or None. Columns added
+    since it was written are fine (blank in its rows); one this version does not know, or
+    a missing required one, is another file."""
+    names = list(names)
+    unknown = [c for c in names if c not in BY_NAME]
+    missing = [c.name for c in COLUMNS if c.required and c.name not in names]
+    if unknown or missing or len(set(names)) != len(names):
+        what = [*(f"{c} unknown" for c in unknown), *(f"no {c}" for c in missing)] or ["a column twice"]
+        return ", ".join(what)
+    return None
 
 
 #: The largest results file read back (a row is about 200 bytes: five million runs).
@@ -110,6 +124,11 @@ MAX_RESULTS_BYTES = 1 << 30
 def read_rows(path: Path) -> list[Row]:
     """The rows of a results file written by `ResultsFile` (for --resume). A last line cut off
     by an interruption is dropped; anything else unreadable is refused."""
+    return _read(path)[0]
+
+
+def _read(path: Path) -> tuple[list[Row], bool]:
+    """(rows, whether the file has every column of this version)."""
     try:
         text = read_regular(path, MAX_RESULTS_BYTES).decode()
     except OSError as exc:
@@ -122,22 +141,26 @@ def read_rows(path: Path) -> list[Row]:
     try:
         if path.suffix.lower() == ".jsonl":
             rows = [json.loads(line) for line in lines if line.strip()]
-            bad = [r for r in rows if not isinstance(r, dict) or set(NAMES) - set(r)]
+            bad = [r for r in rows if not isinstance(r, dict) or _unknown_columns(r)]
+            complete = all(isinstance(r, dict) and set(NAMES) <= set(r) for r in rows)
         else:
             reader = csv.DictReader(io.StringIO("".join(lines)))
-            if lines and tuple(reader.fieldnames or ()) != NAMES:
-                raise NQueensError(f"{path} was not written by nqueens compare (its columns differ)")
+            names = tuple(reader.fieldnames or ())
+            why = _unknown_columns(names) if lines else None
+            if why:
+                raise NQueensError(f"{path} was not written by nqueens compare (its columns differ: {why})")
             rows = [_typed(r) for r in reader]
-            bad = []
+            bad, complete = [], not lines or names == NAMES
     except (ValueError, csv.Error) as exc:
         raise NQueensError(f"{path} is not a results file nqueens compare can resume: {exc}") from None
     if bad:
-        raise NQueensError(f"{path} is not a results file nqueens compare can resume (a row lacks columns)")
+        why = _unknown_columns(bad[0]) if isinstance(bad[0], dict) else "not an object"
+        raise NQueensError(f"{path} is not a results file nqueens compare can resume (a row's columns: {why})")
     for number, row in enumerate(rows, 2 if path.suffix.lower() == ".csv" else 1):
         why = _malformed(row)
         if why:
             raise NQueensError(f"{path}: row {number} is not one nqueens compare writes: {why}")
-    return [Row.of(row | {"status": RunStatus(row["status"])}) for row in rows]
+    return [Row.of(row | {"status": RunStatus(row["status"])}) for row in rows], complete
 
 
 def _malformed(row: Any) -> str | None:
@@ -165,7 +188,9 @@ class ResultsFile:
         if path.exists() and not resume:
             raise NQueensError(f"{path} exists: add --resume to continue it, or remove it to start over")
         self.path, self.csv = path, path.suffix.lower() == ".csv"
-        self.previous = read_rows(path) if path.exists() else []
+        self.previous, complete = _read(path) if path.exists() else ([], True)
+        if not complete:  # written before a column was added: rewritten whole, the new ones blank
+            self._rewrite()
         try:
             self._file: TextIO = open(path, "a+" if path.exists() else "w", newline="")  # noqa: SIM115
         except OSError as exc:
@@ -177,6 +202,20 @@ class ResultsFile:
         if self._writer is not None and not self._file.tell():
             self._writer.writeheader()
 
+    def _rewrite(self) -> None:
+        try:
+            with replacing(self.path) as (f, _):
+                text = io.StringIO(newline="")
+                if self.csv:
+                    writer = csv.DictWriter(text, NAMES)
+                    writer.writeheader()
+                    writer.writerows(_cells(row) for row in self.previous)
+                else:
+                    text.writelines(json.dumps(row.as_dict()) + "\n" for row in self.previous)
+                f.write(text.getvalue().encode())
+        except OSError as exc:
+            raise NQueensError(f"cannot write {self.path}: {exc.strerror}") from None
+
     def _trim_partial_line(self) -> None:
         self._file.seek(0)
         text = self._file.read()
@@ -185,15 +224,20 @@ class ResultsFile:
         self._file.seek(0, io.SEEK_END)
 
     def write(self, row: Row) -> None:
-        values = row.as_dict()
         if self._writer is not None:
-            self._writer.writerow({c.name: c.to_text(values[c.name]) for c in COLUMNS})
+            self._writer.writerow(_cells(row))
         else:
-            self._file.write(json.dumps(values) + "\n")
+            self._file.write(json.dumps(row.as_dict()) + "\n")
         self._file.flush()
 
     def close(self) -> None:
         self._file.close()
+
+
+def _cells(row: Row) -> dict[str, Any]:
+    """A row as the cells of a CSV line."""
+    values = row.as_dict()
+    return {c.name: c.to_text(values[c.name]) for c in COLUMNS}
 
 
 @dataclass
