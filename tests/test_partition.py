@@ -440,39 +440,44 @@ def test_something_that_is_not_a_dask_scheduler_is_one_line_within_the_wait():
         server.close()
 
 
-@pytest.mark.long
-@pytest.mark.slow
-@pytest.mark.timeout(120)
-def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
+@contextlib.contextmanager
+def _local_dask_count(stderr: int = subprocess.PIPE):
+    """`count 20` on a local Dask cluster of 2 workers, once a worker has counted for 1 s of CPU
+    (minutes of counting: the join counts n = 18 in seconds, before a signal came): (the
+    process, in a session of its own, and the processes below it). Killed when the test ends."""
     _dask_cli()
-    proc = subprocess.Popen(  # minutes of counting: the join counts n = 18 in seconds, before a signal came
+    proc = subprocess.Popen(
         [script(), "count", "20", "--dask", "local", "--workers", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 90  # readiness: a worker of the cluster has counted for 1 s of CPU
+        deadline = time.monotonic() + 90
         while proc.poll() is None and time.monotonic() < deadline:
             if any(cpu_seconds(p) >= 1.0 for p in _descendants(proc.pid)):
                 break
             time.sleep(0.2)
-        assert proc.poll() is None
         before = _descendants(proc.pid)
-        assert before, "the local cluster's worker processes should be running"
+        assert proc.poll() is None and before, "the local cluster's worker processes should be running"
+        yield proc, before
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.long
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
+    with _local_dask_count() as (proc, before):
         sent = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
         _, err = proc.communicate(timeout=60)
         took = time.monotonic() - sent  # 2.5 to 4 s while the cluster's close waited for its workers' tasks
         assert proc.returncode == 130 and err.decode().strip() == "nqueens: interrupted", err.decode()
         assert took < STOP, took
-        deadline = time.monotonic() + 15
-        while any(Path(f"/proc/{p}").exists() for p in before) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not [p for p in before if Path(f"/proc/{p}").exists()], "worker processes outlived the run"
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
+        assert gone(before, 15), "worker processes outlived the run"
 
 
 @pytest.mark.long
@@ -481,28 +486,11 @@ def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
 def test_a_local_dask_count_killed_outright_leaves_nothing_and_says_nothing():
     """kill -9 left multiprocessing's resource tracker to warn of leaked semaphores on the
     terminal, after the shell's prompt (the cluster's processes end by themselves)."""
-    _dask_cli()
-    proc = subprocess.Popen(
-        [script(), "count", "20", "--dask", "local", "--workers", "2"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 90  # readiness: a worker of the cluster has counted for 1 s of CPU
-        while proc.poll() is None and time.monotonic() < deadline:
-            if any(cpu_seconds(p) >= 1.0 for p in _descendants(proc.pid)):
-                break
-            time.sleep(0.2)
-        before = _descendants(proc.pid)
-        assert proc.poll() is None and before
+    with _local_dask_count() as (proc, before):
         proc.kill()
         _, err = proc.communicate(timeout=60)  # to the end of stderr: every process that holds it has ended
         assert err == b"", err.decode()
         assert gone(before)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def _descendants(pid: int) -> list[int]:

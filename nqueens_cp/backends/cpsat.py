@@ -14,7 +14,6 @@ from __future__ import annotations
 import atexit
 import functools
 import gc
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -209,7 +208,9 @@ class CpSatBackend(Backend):
         return Plan(task, "cpsat-enumerate", "fixed search, smallest domain first (the fastest measured)")
 
     def _workers(self) -> int:
-        return self.settings.get("workers") or os.cpu_count() or 1
+        from ..run.parallel import default_workers
+
+        return self.settings.get("workers") or default_workers()
 
     def _enumeration(self, problem: Problem) -> tuple[cp_model.CpModel, cp_model.CpSolver]:
         """The model and solver set up to enumerate: one worker, a fixed search, smallest

@@ -164,7 +164,7 @@ class BitmaskBackend(Backend):
     def _count(self, problem: Problem, plan: Plan) -> Outcome:
         run = {
             Algorithm.MRV: lambda p: self._one_item(self._mrv(p, stop_at=0)),
-            Algorithm.ROWS_PYTHON: lambda p: self._one_item(self._count_rows(p, plan)),
+            Algorithm.ROWS_PYTHON: lambda p: self._one_item(self._count_rows(p)),
         }
         if plan.algorithm in run:
             return run[Algorithm(plan.algorithm)](problem)
@@ -181,12 +181,11 @@ class BitmaskBackend(Backend):
             report(self.settings.get("progress"), 1, 1, outcome.count)
         return outcome
 
-    def _count_rows(self, problem: Problem, plan: Plan) -> Outcome:
-        """Count the row search's solutions (compiled batches, or Python integers)."""
+    def _count_rows(self, problem: Problem) -> Outcome:
+        """Count the row search's solutions on Python integers (small boards, and boards the
+        compiled kernels do not take: every compiled count is cut into work items)."""
         stats: Stats = {}
-        if plan.algorithm == Algorithm.ROWS_PYTHON:
-            return counted((1 for _ in pysearch.solutions(problem, self.deadline(), stats)), stats)
-        return counted((len(batch) for batch in enumerate_arrays(problem, self.deadline(), stats)), stats)
+        return counted((1 for _ in pysearch.solutions(problem, self.deadline(), stats)), stats)
 
     def _count_items(self, problem: Problem, plan: Plan, bounded: bool = True) -> Counts:
         """A count cut into numbered work items (`partitions/`), the same items `partition`

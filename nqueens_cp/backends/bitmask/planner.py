@@ -160,6 +160,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
             generic = Plan(task, Algorithm.ANY_PIECE, why)
         wide = f"{what}: the generic row search on Python integers reads the moves from the spec, {wide}"
     workers = settings.get("workers")
+    parallel = default_workers if n >= PARALLEL_FROM_N else 1  # a count's or a class count's workers by default
     searchable = n <= MAX_PYTHON_SEARCH_N
     if not searchable and not (task == Task.FIRST and has_closed_form(problem) and not settings.get("lexicographic")):
         raise UnsupportedProblem(
@@ -188,7 +189,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
 
     if generic:
         if task == Task.COUNT:  # symmetry classes, or sub-problems of two pinned rows (partitions.pieces)
-            w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
+            w = workers or parallel
             if by_constellations(problem) and not translated(problem):
                 why = f"{what}: {classes_reason(problem)}: classes of ring pieces, each searched by {SEARCHER}"
                 return Plan(task, Algorithm.CONSTELLATIONS, why, w)
@@ -202,10 +203,9 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
     if task == Task.UNIQUE:
         if not compiled:
             return Plan(task, Algorithm.ROWS_PYTHON, f"{wide}: every solution tested in Python")
+        w = workers or parallel
         if by_constellations(problem, task):
-            w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
             return Plan(task, Algorithm.CONSTELLATIONS, "all 8 symmetries hold: classes of ring queens", w)
-        w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
         return Plan(task, Algorithm.CANONICAL, "one search per first-row column, then the canonical test", w)
 
     # count
@@ -213,7 +213,7 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         return Plan(task, Algorithm.ROWS_PYTHON, wide)
     if n <= PYTHON_COUNT_MAX_N and problem.rule.diagonals:  # (classic here: compiled is False otherwise)
         return Plan(task, Algorithm.ROWS_PYTHON, f"n <= {PYTHON_COUNT_MAX_N}: cheaper than loading the compiled kernel")
-    w = workers or (default_workers if n >= PARALLEL_FROM_N else 1)
+    w = workers or parallel
     if translated(problem):
         why = f"{SEARCHER} counts wrapped lines" + count_symmetries(problem)
         return Plan(task, Algorithm.ANY_PIECE, why, w)

@@ -51,7 +51,7 @@ from numba.extending import intrinsic
 from ...watch import FLAG
 from .bits import ONE as _ONE
 from .bits import ZERO as _ZERO
-from .bits import popcount, trailing_zeros
+from .bits import lowbit, popcount, trailing_zeros
 
 #: The most cut bits of the sieve (2^MAX_CUTS buckets); fewer where buckets would be small.
 MAX_CUTS = 8
@@ -263,7 +263,7 @@ def _placements(n, r0, rows, allowed, forbid, position, d1o, d2o, po):
                 return k
             i -= 1
             continue
-        bit = a & (~a + _ONE)
+        bit = lowbit(a)
         avail[i] = a ^ bit
         c = trailing_zeros(bit)
         r = r0 + i
@@ -624,7 +624,7 @@ def matching(small, small_weight, big, big_weight, space, stop):
             table[base + ((r // _CHUNK) * _ENTRIES + (_ONE << (r % _CHUNK))) * _BLOCK] = ~row[r]
     for e0 in range(_ZERO, np.uint64(blocks * stride), _ENTRIES):
         for e in range(np.uint64(3), _ENTRIES):
-            low = e & (~e + _ONE)
+            low = lowbit(e)
             if low != e:
                 into, a, b = (e0 + e) * _BLOCK, (e0 + (e ^ low)) * _BLOCK, (e0 + low) * _BLOCK
                 for lane in range(_BLOCK):

@@ -17,8 +17,7 @@ from numba import njit
 from ..slots import AT, DONE
 from .bits import ONE as _ONE
 from .bits import ZERO as _ZERO
-from .bits import popcount as _popcount
-from .bits import trailing_zeros
+from .bits import lowbit, popcount, trailing_zeros
 
 
 @njit(cache=True, inline="always")
@@ -61,13 +60,13 @@ def _select(rf, cf, level, rows_done, cols_done, n):
     index = -1
     for i in range(n):
         if (rows_done >> np.uint64(i)) & _ONE == _ZERO:
-            k = _popcount(rf[level, i])
+            k = popcount(rf[level, i])
             if k < best:
                 best, kind, index = k, 0, i
                 if k == 0:
                     return kind, index, 0
         if (cols_done >> np.uint64(i)) & _ONE == _ZERO:
-            k = _popcount(cf[level, i])
+            k = popcount(cf[level, i])
             if k < best:
                 best, kind, index = k, 1, i
                 if k == 0:
@@ -84,9 +83,9 @@ def _fail_first(cand, crossing):
     pick = _ZERO
     rest = cand
     while rest != _ZERO:
-        b = rest & (~rest + _ONE)
+        b = lowbit(rest)
         rest ^= b
-        k = _popcount(crossing[trailing_zeros(b)])
+        k = popcount(crossing[trailing_zeros(b)])
         if k < best:
             best = k
             pick = b

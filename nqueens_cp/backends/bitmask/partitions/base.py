@@ -84,6 +84,15 @@ class Items:
         return Partition(self.fingerprint, self.size, item_count, (self.run, self.context), self.load, self.info)
 
 
+def warm(run: Run, context: Any, indices: int = 1) -> None:
+    """The compiled kernels of `run` loaded in this process (compiled first where the cache has
+    none), by counting the first `indices` items of a small board's `context`: what each list's
+    `load_kernels` does before forking workers that share them."""
+    from ...watch import tally
+
+    run(context, np.arange(indices), tally(), None)
+
+
 def item_counts(context: tuple[Run, Any], i: int) -> Counts:
     """Item i counted to its end, with its nodes: what a pool worker runs."""
     from ...watch import tally

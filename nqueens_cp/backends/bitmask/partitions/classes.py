@@ -21,7 +21,7 @@ from ....model.symmetry import NAMES, problem_symmetries, table_array
 from ...base import Deadline
 from ...watch import NODES
 from ..tables import masks_array
-from .base import Counts, Items, fingerprint
+from .base import Counts, Items, fingerprint, warm
 
 
 def candidate_masks(problem: Problem, group: tuple[str, ...]) -> Iterator[np.ndarray]:
@@ -96,4 +96,4 @@ def items(problem: Problem) -> Items:
 def load_kernels() -> None:
     """Load the compiled kernels in this process (before forking workers that share them)."""
     small = Problem(4)
-    run((small, table_array(NAMES), [masks_array(small)]), np.array([0]), np.zeros(2, np.int64))
+    warm(run, (small, table_array(NAMES), [masks_array(small)]))

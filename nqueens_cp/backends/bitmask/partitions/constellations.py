@@ -51,7 +51,7 @@ from ....model.symmetry import NAMES, TABLE, problem_symmetries
 from ...base import Deadline
 from ...watch import FLAG, NODES
 from ..tables import attacks, innermost_ring, moves, pinned_masks, ring_lines
-from .base import Counts, Items, fingerprint
+from .base import Counts, Items, fingerprint, warm
 
 #: Bits of the `fixed` flags: which rotations map a constellation onto itself; SYMMETRIC marks
 #: the item that counts the solutions fixed by rotations directly (plain queens).
@@ -286,10 +286,9 @@ def items(problem: Problem, cons: Constellations | None = None) -> Items:
 
 def load_kernels(problem: Problem) -> None:
     """Load the compiled kernels in this process (before forking workers that share them)."""
-    from ...watch import tally
     from ..kernels import generated
 
     small = Problem(8, problem.piece, torus=problem.torus)  # one kernel serves every board shape
     cons = constellations(small)
-    run((small, cons), np.arange(len(cons)), tally())
+    warm(run, (small, cons), len(cons))
     generated.CACHE.chosen(generated.key(*moves(problem), problem.rows))  # the piece's, if on disk

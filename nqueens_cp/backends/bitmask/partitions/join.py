@@ -12,7 +12,7 @@ import numpy as np
 
 from ....model.problem import Problem
 from ...base import Deadline
-from .base import Counts, Items, fingerprint
+from .base import Counts, Items, fingerprint, warm
 
 #: Column sets counted per work item (a few hundred to a few thousand items from n = 18).
 PER_ITEM = 16
@@ -104,6 +104,4 @@ def items(problem: Problem) -> Items:
 
 def load_kernels() -> None:
     """Load the compiled kernels in this process (before forking workers that share them)."""
-    from ...watch import tally
-
-    run(context(Problem(8)), np.array([0]), tally())
+    warm(run, context(Problem(8)))

@@ -20,7 +20,7 @@ from ....model.problem import Problem
 from ...base import Deadline
 from ..searches import count_into
 from ..tables import first_rows, masks_array, moves, narrowed
-from .base import Counts, Items, fingerprint
+from .base import Counts, Items, fingerprint, warm
 
 #: Sub-problems one compiled call counts in this process (a call costs more than a small one).
 SLICE = 64
@@ -81,4 +81,4 @@ def items(problem: Problem) -> Items:
 
 def load_kernels(problem: Problem) -> None:
     """Load the generic kernel in this process (one serves every board of the piece)."""
-    run(context(Problem(4, problem.piece, rows=2)), np.array([0]), np.zeros(2, np.int64))
+    warm(run, context(Problem(4, problem.piece, rows=2)))

@@ -13,7 +13,7 @@ import numpy as np
 
 from ....model.problem import Problem
 from ...watch import NEVER
-from .base import Counts, Items, fingerprint
+from .base import Counts, Items, fingerprint, warm
 
 
 def split(problem: Problem, depth: int) -> np.ndarray:
@@ -84,4 +84,4 @@ def items(problem: Problem, depth: int) -> Items:
 
 def load_kernels(masks: np.ndarray, diag: bool) -> None:
     """Load the compiled count kernel in this process (before forking workers that share it)."""
-    count_one(masks, diag, np.array([0, masks.shape[0] - 1, 0, 0, 0], dtype=np.uint64))
+    warm(run, (masks, diag, np.array([[0, masks.shape[0] - 1, 0, 0, 0]], dtype=np.uint64)))  # a bare last row
