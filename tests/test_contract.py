@@ -55,6 +55,28 @@ def test_it_refuses_an_option_it_cannot_honour(name):
         get_backend(name, no_such_option=1)
 
 
+def test_its_sub_solvers_answer_the_same_questions_the_same_way(name):
+    """Sub-solvers were named three ways (`sat._solvers()`, `minizinc.solvers()`,
+    `cpmpy.installed()`), each backend with its own label and its own check. Now every backend
+    answers `subsolvers()` (installed, with versions), `default_subsolver()`, `label`, and the
+    base class refuses an unknown one in one line before any plan."""
+    cls = backend_class(name)
+    b = _backend(name)
+    if cls.capabilities.subsolver is None:
+        assert cls.subsolvers() == {} and cls.default_subsolver() is None and b.label == name
+        return
+    installed = cls.subsolvers()
+    assert installed and all(isinstance(v, str) for v in installed.values())
+    assert cls.default_subsolver() in installed
+    for solver in list(installed)[:3]:
+        other = get_backend(f"{name}:{solver}")
+        assert other.subsolver == solver and other.label == f"{name} ({solver})"
+        assert other.takes_subsolver(solver)
+    with pytest.raises(BackendError) as refused:
+        get_backend(f"{name}:no-such-solver").plan(Problem(6), "count")
+    assert "no-such-solver" in str(refused.value) and "\n" not in str(refused.value)
+
+
 def test_it_counts_what_oeis_publishes(name):
     b = _backend(name)
     for n in (1, 4, 6, 8):
@@ -182,3 +204,23 @@ def test_a_rule_no_backend_lists_is_refused_by_every_backend():
     for name, answer in said.items():
         if backend_class(name).missing() is None:
             assert "obstacles that block sliding lines" in answer, f"{name}: {answer}"
+
+
+def test_the_template_of_a_new_backend_keeps_the_contract():
+    """backends/template.py is what a new backend copies: it must run, count what OEIS
+    publishes, stop at its time limit, and refuse what it does not model, as any backend."""
+    from nqueens_cp.backends import template
+
+    b = template.BACKEND()
+    assert b.name == "template" and b.version()
+    for n in (1, 4, 6, 8):
+        assert b.count(Problem(n)).count == A000170[n - 1]
+    assert template.BACKEND(prune=False).count(Problem(6)).count == A000170[5]
+    for p in (Problem(10, "superqueen", blocked=[(0, 1)]), Problem(7, torus=True, blocked=[(0, 1)]),
+              Problem(8, fixed=[(0, 2)], blocked=[(3, 3)])):
+        assert b.count(p).count == backtrack_count(p) > 0, p
+    with pytest.raises(UnsupportedProblem, match="over 12 columns"):
+        b.count(Problem(13))
+    with pytest.raises(UnsupportedProblem, match="cannot honour option"):
+        template.BACKEND(no_such_option=1)
+    assert template.BACKEND(time_limit=0.2).count(Problem(12)).status is Status.UNKNOWN

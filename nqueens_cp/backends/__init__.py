@@ -3,8 +3,9 @@
 Each backend is a module (or package) `nqueens_cp.backends.NAME` that exports its class as
 `BACKEND`; the class takes its name from that module, so a name is written once, here. Modules
 are imported only when asked for, so a bitmask run never pays for importing OR-tools. To add a
-backend: copy `constraint.py` (the smallest), implement `solutions` (and `count`/`first` where it
-can do better), declare its capabilities, and add its name below.
+backend: copy `template.py` (a working backend, kept out of the registry), replace its search
+with the solver's (and `count`/`first` where it can do better), declare its capabilities, and
+add its name below.
 """
 
 from __future__ import annotations

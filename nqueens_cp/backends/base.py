@@ -357,6 +357,47 @@ class Backend:
         it is not installed. Every backend says it (`package_version` serves most)."""
         raise NotImplementedError(f"backend {cls.name!r} does not say its version")
 
+    # -- sub-solvers (with `capabilities.subsolver`), asked the same way of every backend -------
+
+    @classmethod
+    def subsolvers(cls) -> dict[str, str]:
+        """The sub-solvers that run on this machine, each with its version ("" where it does
+        not say), by the name `-b NAME:SOLVER` takes; none for a backend that runs one solver."""
+        return {}
+
+    @classmethod
+    def default_subsolver(cls) -> str | None:
+        """The sub-solver run when none is named (None: the backend runs one solver, or none of
+        its sub-solvers is installed)."""
+        return None
+
+    @property
+    def subsolver(self) -> str | None:
+        """The sub-solver this backend runs: the one its option names, else the default."""
+        key = self.capabilities.subsolver
+        given = None if key is None else self.settings.get(key)
+        return str(given) if given is not None else self.default_subsolver()
+
+    def takes_subsolver(self, name: str) -> bool:
+        """Optional: whether `name` is a sub-solver this backend runs here (one of `subsolvers`,
+        by default; a backend may take more, such as the SAT backend's solver binaries)."""
+        return name in self.subsolvers()
+
+    def subsolver_refused(self, name: str) -> str:
+        """Optional: the one line that refuses `name` (what is installed, or how to install it)."""
+        known = ", ".join(sorted(self.subsolvers())) or "none"
+        return f"{self.name}: no solver {name!r} here (installed: {known})"
+
+    def _checked_subsolver(self) -> None:
+        """The named sub-solver, checked before any plan: the one place every backend's is."""
+        if self.capabilities.subsolver is None:
+            return
+        name = self.subsolver
+        if name is None:
+            raise BackendError(f"{self.name}: no solver installed to run")
+        if not self.takes_subsolver(name):
+            raise BackendError(self.subsolver_refused(name))
+
     def deadline(self) -> Deadline:
         """A fresh deadline for a search starting now, from the `time_limit` option."""
         return Deadline(self.name, self.settings.get("time_limit"))
@@ -384,6 +425,7 @@ class Backend:
         lacking = self.missing()
         if lacking:
             raise BackendError(lacking)
+        self._checked_subsolver()
         why = self.supports(problem)
         if why:
             raise UnsupportedProblem(f"backend {self.name!r} cannot model {why}")
@@ -459,9 +501,10 @@ class Backend:
 
     @property
     def label(self) -> str:
-        """The solver as an error names it: the backend, and the solver it runs where it takes
-        one (`sat (cmd:kissat)`)."""
-        return self.name
+        """The solver as an error and a record name it: the backend, and the sub-solver it runs
+        where it takes one (`sat (glucose4)`, `cpmpy (choco)`)."""
+        solver = self.subsolver
+        return f"{self.name} ({solver})" if solver else self.name
 
     def _enumerated(self, problem: Problem, plan: Plan) -> Outcome:
         """The count of the backend's checked solution stream."""

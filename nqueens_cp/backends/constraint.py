@@ -8,8 +8,6 @@ shifted values with forward checking) none was reliably faster on our noisy mach
 one is the plainest and covers every variant
 (docs/benchmarks.md § python-constraint's formulation).
 Solutions stream from the library's solution iterator.
-
-This is also the smallest backend: copy it to add another.
 """
 
 from __future__ import annotations

@@ -156,44 +156,53 @@ class CpmpyBackend(Backend):
                 solvers.append(f"{name} {SolverLookup.lookup(name).version()}")
         return f"CPMpy {cpmpy.__version__} ({', '.join(solvers)})"
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.solver_name = options.get("solver")
+    @classmethod
+    def subsolvers(cls) -> dict[str, str]:
+        if cls.missing():
+            return {}
+        from cpmpy import SolverLookup
 
-    @property
-    def label(self) -> str:
-        return f"cpmpy ({self.solver_name or default_solver()})"
+        found = {}
+        for name in installed():
+            try:
+                found[name] = str(SolverLookup.lookup(name).version() or "")
+            except Exception:  # a solver that cannot say its version still runs
+                found[name] = ""
+        return found
 
-    def _solver(self) -> str:
-        """The sub-solver this search runs, checked: installed, or how to install it."""
-        why = self.missing()
-        if why:
-            raise BackendError(why)
-        name = self.solver_name or default_solver()
-        assert name is not None
-        if name not in installed():
-            from cpmpy import SolverLookup
+    @classmethod
+    def default_subsolver(cls) -> str | None:
+        return default_solver() if cls.missing() is None else None
 
-            base, _, inner = name.partition(":")
-            if inner and base in installed():  # `-b cpmpy:choco:z3` said choco was not installed
-                theirs = [s.partition(":")[2] for s in installed() if s.startswith(base + ":")]
-                takes = f"its own: {', '.join(theirs)}" if theirs else f"{base} takes none"
-                raise BackendError(f"cpmpy: {base} has no sub-solver {inner!r} ({takes})")
-            if base in {b for b, _ in SolverLookup.base_solvers()}:
-                how = f"pip install {WHEELS[base]}" if base in WHEELS else "install its package (see CPMpy's docs)"
-                raise BackendError(f"cpmpy: the solver {name!r} is not installed here: {how}")
-            known = ", ".join(s for s in installed() if ":" not in s)
-            raise BackendError(f"cpmpy: no solver {name!r} (installed: {known}; or pysat:NAME)")
-        return name
+    def takes_subsolver(self, name: str) -> bool:
+        return name in installed()
+
+    def subsolver_refused(self, name: str) -> str:
+        """Installed or not, and how to install it; a sub-solver's own sub-solver by its name."""
+        from cpmpy import SolverLookup
+
+        base, _, inner = name.partition(":")
+        if inner and base in installed():  # `-b cpmpy:choco:z3` said choco was not installed
+            theirs = [s.partition(":")[2] for s in installed() if s.startswith(base + ":")]
+            takes = f"its own: {', '.join(theirs)}" if theirs else f"{base} takes none"
+            return f"cpmpy: {base} has no sub-solver {inner!r} ({takes})"
+        if base in {b for b, _ in SolverLookup.base_solvers()}:
+            how = f"pip install {WHEELS[base]}" if base in WHEELS else "install its package (see CPMpy's docs)"
+            return f"cpmpy: the solver {name!r} is not installed here: {how}"
+        known = ", ".join(s for s in installed() if ":" not in s)
+        return f"cpmpy: no solver {name!r} (installed: {known}; or pysat:NAME)"
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
-        name = self._solver()
+        name = self.subsolver
         how = "the first solution" if task == Task.FIRST else "every solution (solveAll), streamed"
-        chosen = "" if self.solver_name else f", the best installed ({', '.join(PREFERRED)} in that order)"
+        named = self.settings.get("solver") is not None
+        chosen = "" if named else f", the best installed ({', '.join(PREFERRED)} in that order)"
         return Plan(task, f"cpmpy-{name}", f"the CPMpy model solved by {name}{chosen}: {how}, in a killable child")
 
     def _run(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
-        name = self._solver()
+        self._checked_subsolver()
+        name = self.subsolver
+        assert name is not None
         deadline = self.deadline()
         found = 0
         try:

@@ -106,20 +106,29 @@ class MiniZincBackend(Backend):
         gecode = solvers_versions().get("org.gecode.gecode")
         return f"MiniZinc {found[1] if found else '?'}" + (f", Gecode {gecode}" if gecode else "")
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        given = options.get("mzn_solver")
-        self.solver_name = DEFAULT_SOLVER if given is None else str(given)
+    @classmethod
+    def subsolvers(cls) -> dict[str, str]:
+        """By their short names (chuffed, gecode, cp-sat...); `takes_subsolver` also takes ids."""
+        if cls.missing():
+            return {}
+        versions = solvers_versions()
+        return {name: versions.get(ident, "") for name, ident in solvers().items() if "." not in name}
+
+    @classmethod
+    def default_subsolver(cls) -> str | None:
+        return DEFAULT_SOLVER
+
+    def takes_subsolver(self, name: str) -> bool:
+        return name.lower() in solvers()
+
+    def subsolver_refused(self, name: str) -> str:
+        return f"minizinc: no solver {name!r} here (known: {', '.join(sorted(self.subsolvers()))})"
 
     @property
-    def label(self) -> str:
-        return f"minizinc ({self.solver_name})"
+    def solver_name(self) -> str:
+        return self.subsolver or DEFAULT_SOLVER
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
-        known = solvers()
-        if self.solver_name.lower() not in known:
-            names = sorted({k for k in known if "." not in k})
-            raise BackendError(f"minizinc: no solver {self.solver_name!r} here (known: {', '.join(names)})")
         return Plan(task, f"minizinc-{self.solver_name}", f"the exported MiniZinc model, solved by {self.solver_name}")
 
     def _run(self, problem: Problem, every: bool, stats: Stats) -> Iterator[Solution]:

@@ -283,30 +283,41 @@ class SatBackend(Backend):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         given = options.get("sat_solver")
-        self.solver_name = DEFAULT_SOLVER if given is None else given
         #: The words of a solver binary (`cmd:...`), or None for a python-sat solver.
         binary = isinstance(given, str) and given.startswith(satbinary.PREFIX)
         self.binary = satbinary.command(given) if binary else None
-        if self.binary is not None:
-            return
-        why = self.missing()
-        if why:
-            raise BackendError(why)
-        known = _solvers()
-        if self.solver_name not in known:
-            raise BackendError(
-                f"unknown SAT solver {self.solver_name!r} (known: {', '.join(known)}; or cmd:PROGRAM for a binary)"
-            )
 
     @classmethod
     def version(cls) -> str | None:
         return package_version("python-sat")
 
+    @classmethod
+    def subsolvers(cls) -> dict[str, str]:
+        if cls.missing():
+            return {}
+        version = package_version("python-sat") or ""
+        return dict.fromkeys(_solvers(), version.removeprefix("python-sat ").strip())
+
+    @classmethod
+    def default_subsolver(cls) -> str | None:
+        return DEFAULT_SOLVER
+
+    def takes_subsolver(self, name: str) -> bool:
+        return self.binary is not None or name in self.subsolvers()
+
+    def subsolver_refused(self, name: str) -> str:
+        known = ", ".join(self.subsolvers())
+        return f"unknown SAT solver {name!r} (known: {known}; or cmd:PROGRAM for a binary)"
+
+    @property
+    def solver_name(self) -> str:
+        return self.subsolver or DEFAULT_SOLVER
+
     @property
     def label(self) -> str:
         if self.binary is not None:
             return f"sat (cmd:{os.path.basename(self.binary[0])})"
-        return f"sat ({self.solver_name})"
+        return super().label
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
         if self.binary is not None:
