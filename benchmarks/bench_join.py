@@ -1,13 +1,13 @@
-"""Counting by joining half-boards (issue 36): the engine's join (backends/bitmask/kernels/join.py),
+"""Counting by joining half-boards (issue 36): the engine's join (backends/bitmask/kernels/join/),
 timed against the constellation counter in one run, as ratios.
 
     python benchmarks/bench_join.py            # n = 12..16
     python benchmarks/bench_join.py 16 17 18 --sample 10
 
 Both run in this process on one core, warm (kernels compiled before the clock starts), the join
-over its column sets (kernels/join.py: count_with) and the constellation counter item after item through
+over its column sets (kernels/join/symmetry.py: count_with) and the constellation counter item after item through
 its own partition (the planner takes the join from n = 16, so nq.count would time the join
-twice). The method is described in kernels/join.py. Each count is checked against OEIS A000170 and
+twice). The method is described in kernels/join/__init__.py. Each count is checked against OEIS A000170 and
 against the constellation counter's. `--sample K` times every K-th column set (for large n)
 and scales the time up by K; the constellation counter then runs whole.
 """
@@ -18,7 +18,7 @@ import argparse
 import time
 
 from nqueens_cp import Problem
-from nqueens_cp.backends.bitmask.kernels.join import count_with, quarter_tables
+from nqueens_cp.backends.bitmask.kernels.join import band_tables, count_with
 from nqueens_cp.backends.bitmask.partitions import constellations
 from nqueens_cp.backends.bitmask.partitions.join import column_sets
 from nqueens_cp.backends.watch import NEVER
@@ -28,10 +28,10 @@ A000170 = {12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 9581
 
 def join_count(n: int, sample: int = 1) -> tuple[int, float]:
     """(count, seconds) of the join over every `sample`-th column set (time scaled up by
-    `sample`, but for the quarters listed once; the count is whole only for sample = 1)."""
+    `sample`, but for the bands listed once; the count is whole only for sample = 1)."""
     sets, weights = column_sets(n)
     start = time.perf_counter()
-    tables = quarter_tables(n)
+    tables = band_tables(n)
     listed = time.perf_counter() - start
     start = time.perf_counter()
     total = count_with(n, sets[::sample].copy(), weights[::sample].copy(), tables, NEVER)

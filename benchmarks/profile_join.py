@@ -24,9 +24,24 @@ import sys
 import tempfile
 from collections import Counter
 
-#: A kernel's own function as numba names it (Itanium-mangled): ...4join8matchingB3v91...; its
-#: copies linked into other kernels' code are named alike, so each is counted under its name.
+#: A kernel's own function as numba names it (Itanium-mangled): ...4join7matcher8matchingB3v91...
+#: (its module, then its name, each after its length); its copies linked into other kernels'
+#: code are named alike, so each is counted under its name.
 _OWN = re.compile(r"_ZN10nqueens_cp8backends7bitmask7kernels4join(\d+)(\w+)")
+
+
+def _own_name(mangled: str) -> str | None:
+    """`module.function` of a join kernel's mangled name, or None for any other function."""
+    own = _OWN.match(mangled)
+    if not own:
+        return None
+    length, rest = int(own[1]), own[2]
+    module, rest = rest[:length], rest[length:]
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    if not digits:
+        return None
+    size = int(rest[:digits])
+    return f"{module}.{rest[digits : digits + size]}"
 
 
 def child(n: int, sample: int) -> None:
@@ -34,24 +49,24 @@ def child(n: int, sample: int) -> None:
     from numba.core.registry import CPUDispatcher
 
     from nqueens_cp.backends.bitmask.kernels import join
-    from nqueens_cp.backends.bitmask.partitions.join import column_sets
+    from nqueens_cp.backends.bitmask.kernels.join import bands, column_sets, matcher, symmetry
+    from nqueens_cp.backends.bitmask.partitions.join import column_sets as sets_of
     from nqueens_cp.backends.watch import NEVER
 
-    sets, weights = column_sets(n)
-    tables = join.quarter_tables(n)
+    sets, weights = sets_of(n)
+    tables = join.band_tables(n)
     join.count_with(n, sets[::sample].copy(), weights[::sample].copy(), tables, NEVER)
     found = set()
-    for name in dir(join):
-        kernel = getattr(join, name)
+    kernels = [getattr(m, name) for m in (bands, column_sets, matcher, symmetry) for name in dir(m)]
+    for kernel in kernels:
         if not isinstance(kernel, CPUDispatcher):
             continue
         for compiled in kernel.overloads.values():
             library = compiled.library
             for function in library._final_module.functions:
-                own = _OWN.match(function.name)  # a join kernel's code, not a wrapper's
+                own = _own_name(function.name)  # a join kernel's code, not a wrapper's
                 if own and not function.is_declaration:
-                    length, rest = int(own[1]), own[2]
-                    found.add((library.get_pointer_to_function(function.name), f"join.{rest[:length]}"))
+                    found.add((library.get_pointer_to_function(function.name), f"join.{own}"))
     starts = sorted(a for a in found if a[0])
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
         for (start, name), (after, _) in zip(starts, [*starts[1:], (starts[-1][0] + 4096, "")], strict=True):

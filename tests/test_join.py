@@ -1,4 +1,4 @@
-"""Counting by joining half-boards (kernels/join.py, issue 36), checked against OEIS A000170, against the
+"""Counting by joining half-boards (kernels/join/, issue 36), checked against OEIS A000170, against the
 constellation counter, and item by item against an independent search restricted to the same
 item: each top column set C as a board whose top rows may use only C and bottom rows only the
 rest (blocked squares), counted by the engine's other searches, and weighed as the join's
@@ -17,6 +17,7 @@ import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends import BackendError, UnsupportedProblem, get_backend
 from nqueens_cp.backends.bitmask.kernels import join
+from nqueens_cp.backends.bitmask.kernels.join import bands, intrinsics, matcher, space, symmetry
 from nqueens_cp.backends.bitmask.partitions import join as join_items
 from nqueens_cp.backends.watch import NEVER
 from tests.conftest import A000170, run
@@ -27,6 +28,21 @@ def _restricted(n: int, top_columns: int) -> Problem:
     h = n // 2
     blocked = [(r, c) for r in range(n) for c in range(n) if ((top_columns >> c) & 1) != (r < h)]
     return Problem(n, blocked=blocked)
+
+
+def _alone(n: int, c: int, weight: int) -> int:
+    """The join's count of the column set c alone (its class, `weight` sets)."""
+    sets, weights = np.array([c], np.uint64), np.array([weight], np.int64)
+    return join.count_with(n, sets, weights, _band_tables(n), NEVER)
+
+
+_TABLES: dict[int, tuple] = {}
+
+
+def _band_tables(n: int) -> tuple:
+    if n not in _TABLES:
+        _TABLES[n] = join.band_tables(n)
+    return _TABLES[n]
 
 
 def _mirror(n: int, c: int) -> int:
@@ -41,7 +57,7 @@ def test_the_join_counts_what_oeis_publishes(n):
 
 def _weighed(n: int, c: int, unoccupied: int) -> int:
     """What the join counts for top columns c under the long diagonals' symmetries, from the
-    definition (join._count_set): solutions whose bottom half has no queen on a long diagonal
+    definition (kernels/join/symmetry.py: _count_set): solutions whose bottom half has no queen on a long diagonal
     (the centre aside), each weighing 2 per long diagonal its top half occupies, `unoccupied`
     when it occupies none. From four counts of restricted boards by inclusion-exclusion:
     t (any top), a (top main diagonal blocked), b (top anti-diagonal blocked), z (both):
@@ -59,7 +75,7 @@ def _weighed(n: int, c: int, unoccupied: int) -> int:
 
 
 def _recounted(n: int, c: int, weight: int) -> int:
-    """What join.count_sets gives for c alone (its class, `weight` sets), by _weighed: on an
+    """What join.count_with gives for c alone (its class, `weight` sets), by _weighed: on an
     even board c's class and its complement's are counted together, the solutions with no queen
     on a long diagonal once, twice, for c."""
     full = (1 << n) - 1
@@ -80,7 +96,7 @@ def test_every_column_set_and_its_images_count_as_an_independent_search_says(n):
     full = (1 << n) - 1
     total = 0
     for c, w in zip(sets.tolist(), weights.tolist(), strict=True):
-        alone = join.count_sets(n, np.array([c], np.uint64), np.array([w], np.int64), NEVER)
+        alone = _alone(n, c, w)
         assert alone == _recounted(n, c, w), (n, c)
         independent = nq.count(_restricted(n, c))
         images = {c, _mirror(n, c)} | ({full ^ c, full ^ _mirror(n, c)} if n % 2 == 0 else set())
@@ -102,7 +118,7 @@ def test_a_seeded_sample_of_large_items_recounts_exactly(n):
     draw = random.Random(n)
     for i in draw.sample(range(part.size), 2):
         for c in draw.sample(part.info(i)["column_sets"], 2):
-            alone = join.count_sets(n, np.array([c], np.uint64), np.array([weights[c]], np.int64), NEVER)
+            alone = _alone(n, c, weights[c])
             assert alone == _recounted(n, c, weights[c]), (i, c)
 
 
@@ -165,38 +181,38 @@ def test_a_stop_flag_ends_a_sets_listing_and_matching_inside_them():
     n, h = 12, 6
     from numba.typed import List
 
-    space = List(join.new_space())  # a typed list, as count_sets makes it (a Python list is reflected)
+    arrays = List(space.new_space())  # a typed list, as count_with makes it (a Python list is reflected)
     forbid, stopped = np.zeros(n, np.uint64), np.ones(2, np.int64)
     columns = np.uint64(0b100110101100)  # 6 of 12 columns with top partials
-    upper, lower, _, _ = join.quarter_tables(n)
-    top = join.listed(n, 0, h, columns, forbid, upper, lower, space, join.SLOT_TOP, NEVER).copy()
+    upper, lower, _, _ = join.band_tables(n)
+    top = bands.listed(n, 0, h, columns, forbid, upper, lower, arrays, space.SLOT_TOP, NEVER).copy()
     assert top.shape[0] > 0
-    assert join.listed(n, 0, h, columns, forbid, upper, lower, space, join.SLOT_TOP, stopped).shape[0] == 0
-    bottom = join.flipped(top, n, space, join.SLOTS - 1).copy()
+    assert bands.listed(n, 0, h, columns, forbid, upper, lower, arrays, space.SLOT_TOP, stopped).shape[0] == 0
+    bottom = symmetry.flipped(top, n, arrays, space.SLOT_FLIPPED_TOP).copy()
     ones = np.ones(top.shape[0], np.int64)
-    assert join.matching(top, ones, bottom, ones, space, NEVER) > 0
-    assert join.matching(top, ones, bottom, ones, space, stopped) == 0
+    assert matcher.matching(top, ones, bottom, ones, arrays, NEVER) > 0
+    assert matcher.matching(top, ones, bottom, ones, arrays, stopped) == 0
 
 
 @pytest.mark.parametrize("n", [12, 13])
-def test_a_half_from_the_quarters_listed_once_is_the_half_searched_for_its_columns(n):
-    """Each quarter is listed once for all column sets (quarter_tables) where it is small, and
+def test_a_half_from_the_bands_listed_once_is_the_half_searched_for_its_columns(n):
+    """Each band is listed once for all column sets (band_tables) where it is small, and
     searched per column set where it is not: both give a half the same partials, for every
     column set of both halves."""
     from numba.typed import List
 
-    space = List(join.new_space())
-    tables = join.quarter_tables(n)
+    arrays = List(space.new_space())
+    tables = join.band_tables(n)
     assert all(first.shape[0] > 0 for first, _, _ in tables[: 2 + 2 * (n % 2)])
     searched = (np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.uint64))
-    h, forbid = n // 2, join._quarters(n)[1]
+    h, forbid = n // 2, bands._bands(n)[1]
     halves = [(0, h, tables[0], tables[1])] + ([(h, n - h, tables[2], tables[3])] if n % 2 else [])
     sizes = []
     for r0, rows, upper, lower in halves:
         for columns in itertools.combinations(range(n), rows):
             c = np.uint64(sum(1 << x for x in columns))
-            once = np.sort(join.listed(n, r0, rows, c, forbid, upper, lower, space, join.SLOT_TOP, NEVER))
-            each = np.sort(join.listed(n, r0, rows, c, forbid, searched, searched, space, join.SLOT_TOP, NEVER))
+            once = np.sort(bands.listed(n, r0, rows, c, forbid, upper, lower, arrays, space.SLOT_TOP, NEVER))
+            each = np.sort(bands.listed(n, r0, rows, c, forbid, searched, searched, arrays, space.SLOT_TOP, NEVER))
             assert np.array_equal(once, each), (r0, columns)
             sizes.append(once.shape[0])
     assert max(sizes) > 0
@@ -224,17 +240,17 @@ def test_the_matcher_counts_the_disjoint_pairs_a_direct_check_counts(seed, small
     b_weight = rng.choice(np.arange(1, 8)[:levels], big).astype(np.int64)
     expected = sum(int(a_weight[i]) * int(b_weight[(a[i] & b) == 0].sum()) for i in range(small))
     assert expected > 0
-    space = List(join.new_space())
-    assert join.matching(a, a_weight, b, b_weight, space, NEVER) == expected
+    arrays = List(space.new_space())
+    assert matcher.matching(a, a_weight, b, b_weight, arrays, NEVER) == expected
 
 
 @pytest.mark.parametrize("packs", [False, True])
 @pytest.mark.parametrize(("seed", "upper", "lower"), [(1, 1, 1), (2, 3, 5), (3, 7, 4), (4, 40, 41), (5, 9, 0)])
-def test_the_quarters_scan_keeps_the_pairs_a_direct_check_keeps(packs, seed, upper, lower):
+def test_the_bands_scan_keeps_the_pairs_a_direct_check_keeps(packs, seed, upper, lower):
     """Both scans of listed (the scalar one, and the one packing four pairs with an AVX2
     permute, used where the CPU has it), on random words, against every pair tested directly:
     the same joined words in the same order, after the words already there."""
-    if packs and not join._PACKS:
+    if packs and not intrinsics._PACKS:
         pytest.skip("this CPU has no AVX2")
     rng = np.random.default_rng(seed)
 
@@ -246,19 +262,19 @@ def test_the_quarters_scan_keeps_the_pairs_a_direct_check_keeps(packs, seed, upp
     expected = [int(sa[i] | sb[j]) for i in range(1, upper + 1) for j in range(2, lower + 2) if a[i] & b[j] == 0]
     out = np.zeros(upper * lower + 8, np.uint64)
     out[:2] = 7
-    k = join._paired(a, sa, b, sb, out, 2, 1, upper + 1, 2, lower + 2, packs)
+    k = bands._paired(a, sa, b, sb, out, 2, 1, upper + 1, 2, lower + 2, packs)
     assert k == 2 + len(expected) and out[:k].tolist() == [7, 7, *expected]
 
 
 _SCAN_WITHOUT_AVX2 = """
 import numpy as np
-from nqueens_cp.backends.bitmask.kernels import join
+from nqueens_cp.backends.bitmask.kernels.join import bands, intrinsics
 rng = np.random.default_rng(7)
 a, sa, b, sb = (rng.integers(0, 1 << 30, 9).astype(np.uint64) for _ in range(4))
 out = np.zeros(90, np.uint64)
-k = join._paired(a, sa, b, sb, out, 0, 0, 9, 0, 9, True)
+k = bands._paired(a, sa, b, sb, out, 0, 0, 9, 0, 9, True)
 expected = [int(sa[i] | sb[j]) for i in range(9) for j in range(9) if a[i] & b[j] == 0]
-print(join._PACKS, out[:k].tolist() == expected)
+print(intrinsics._PACKS, out[:k].tolist() == expected)
 """
 
 
@@ -277,3 +293,25 @@ def test_the_packed_scan_compiles_for_a_cpu_without_avx2(tmp_path):
     env = {**os.environ, "NUMBA_CPU_NAME": "x86-64", "NUMBA_CPU_FEATURES": "", "NUMBA_CACHE_DIR": str(tmp_path)}
     r = subprocess.run([sys.executable, "-c", _SCAN_WITHOUT_AVX2], env=env, capture_output=True, text=True, timeout=280)
     assert r.returncode == 0 and r.stdout.split() == ["False", "True"], r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("n", range(4, 15))
+def test_the_column_sets_are_one_of_each_class_as_a_plain_enumeration_finds_them(n):
+    """kernels/join/column_sets.py against a plain reference: every set of n // 2 columns, kept
+    where it is the smallest of its images under the left-right mirror (and, on an even board,
+    the complement, the top-bottom mirror's image), weighed by how many images it has."""
+    full = (1 << n) - 1
+    expected = {}
+    for cols in itertools.combinations(range(n), n // 2):
+        c = sum(1 << x for x in cols)
+        images = {c, _mirror(n, c)} | ({full ^ c, full ^ _mirror(n, c)} if n % 2 == 0 else set())
+        if c == min(images):
+            expected[c] = len(images)
+    sets, weights = join_items.column_sets(n)
+    assert dict(zip(sets.tolist(), weights.tolist(), strict=True)) == expected
+    assert sets.tolist() == sorted(expected)
+
+
+def test_the_memory_table_takes_the_bands_bound_from_the_kernels():
+    """partitions/join.py writes the bands' bound as a literal, so that planning imports no numba."""
+    assert join_items.BANDS_AT_BOUND == 4 * bands.MOST_LISTED_ONCE

@@ -9,7 +9,7 @@
 - `generated`: a counting kernel written for one piece's moves from a template, compiled once
   per machine (`KernelCache`);
 - `mrv`: the most-constrained-line search of boards with few usable squares;
-- `join`: the half-boards' partial solutions, listed and matched 64 at a time.
+- `join/`: the half-boards' partial solutions, listed and matched 64 at a time (a module per step).
 
 Importing this package sets where numba caches them (`run.compiled`) before any kernel is
 decorated, and refuses a disabled JIT once for all of them: the bit tricks need fixed-width

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import cache
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,36 +22,60 @@ PER_ITEM = 16
 def column_sets(n: int) -> tuple[np.ndarray, np.ndarray]:
     """(sets, weights): the smallest top column set of each class under the mirrors that hold
     (left-right; top-bottom too on an even board), in increasing order, and its class's size."""
-    from ..kernels.join import _column_sets
+    from ..kernels.join import list_column_sets
 
     most = comb(n, n // 2)
     sets, weights = np.empty(most, np.int64), np.empty(most, np.int64)
-    k = _column_sets(n, sets, weights)
+    k = list_column_sets(n, sets, weights)
     return sets[:k].astype(np.uint64), weights[:k].copy()
 
 
-#: The longest list of partials (top or bottom) over a seeded sample of 300 column sets, by n
-#: (measured; from 23 on, extrapolated by the factor 6 that each two columns multiply it by).
-LONGEST = {16: 2848, 17: 12836, 18: 16022, 19: 74300, 20: 98560, 21: 568844, 22: 757722}
+class Tuning(NamedTuple):
+    """What the join's memory rests on at one board size, measured (`memory`)."""
+
+    #: The longest list of partials (top or bottom) over a seeded sample of 300 column sets.
+    longest: int
+    #: The placements of the bands listed once for every column set (kernels.join.band_tables;
+    #: counted, at most MOST_LISTED_ONCE a band): 16 bytes each are kept, and up to 64 more are
+    #: used while they are listed; a band with more placements takes 48 MB to find out.
+    listed_once: int
+
+
+#: The join's tuning by board size, in one table (the planner's range is JOIN_FROM_N to
+#: JOIN_MAX_N). From 23 on, the longest list is extrapolated by the factor 6 that each two
+#: columns multiply it by, and the bands are taken at their bound.
+TUNING = {
+    16: Tuning(2848, 39376),
+    17: Tuning(12836, 179512),
+    18: Tuning(16022, 357964),
+    19: Tuning(74300, 1053916),
+    20: Tuning(98560, 1309096),
+    21: Tuning(568844, 2403902),
+    22: Tuning(757722, 1224212),
+}
 #: Bytes a worker holds per partial of its longest list: its lists, their mirror images, the
 #: matcher's tables and arranged copy, with room for the doubling of reused arrays (measured at
 #: up to 120 at n = 20-22 as the growth of the peak resident size).
 BYTES_PER_PARTIAL = 256
 #: Column sets, weights and the compiled kernels, besides the lists.
 BASE_BYTES = 64 << 20
-#: The placements of the quarters listed once (kernels.join.quarter_tables), by n (counted; at
-#: most 2^21 a quarter): 16 bytes each are kept, and up to 64 more are used while they are
-#: listed; a quarter with more placements takes 48 MB to find out.
-LISTED_ONCE = {16: 39376, 17: 179512, 18: 357964, 19: 1053916, 20: 1309096, 21: 2403902, 22: 1224212}
+#: The placements of four bands at their bound (kernels.join.bands.MOST_LISTED_ONCE each: a
+#: literal here, so that planning imports no numba; tests/test_join.py holds them equal).
+BANDS_AT_BOUND = 4 << 21
+#: What finding out that a band has too many placements to list once holds.
+OVER_LISTED_BYTES = 48 << 20
 
 
 def memory(n: int) -> int:
-    """The bytes one worker of the join may hold on an n x n board (see LONGEST), declared in
+    """The bytes one worker of the join may hold on an n x n board (see TUNING), declared in
     the plan before anything is allocated."""
-    longest = LONGEST.get(n) or LONGEST[22 - n % 2] * 6 ** ((n - 22 + n % 2) // 2)
+    known = TUNING.get(n)
+    last = TUNING[22 - n % 2]
+    longest = known.longest if known else last.longest * 6 ** ((n - 22 + n % 2) // 2)
+    listed = known.listed_once if known else BANDS_AT_BOUND
     sets = comb(n, n // 2) * 16  # column sets and weights
-    quarters = 80 * LISTED_ONCE.get(n, 4 << 21) + (48 << 20 if n > 20 else 0)
-    return BASE_BYTES + sets + quarters + int(1.5 * longest) * BYTES_PER_PARTIAL
+    bands = 80 * listed + (OVER_LISTED_BYTES if n > 20 else 0)
+    return BASE_BYTES + sets + bands + int(1.5 * longest) * BYTES_PER_PARTIAL
 
 
 Context = tuple[int, np.ndarray, np.ndarray]
@@ -61,12 +86,12 @@ def context(problem: Problem) -> Context:
 
 
 @cache
-def _quarter_tables(n: int) -> tuple:
-    """The quarters listed once, for every work item this process counts (a worker's, or ours
+def _band_tables(n: int) -> tuple:
+    """The bands listed once, for every work item this process counts (a worker's, or ours
     for the whole count)."""
-    from ..kernels.join import quarter_tables
+    from ..kernels.join import band_tables
 
-    return quarter_tables(n)
+    return band_tables(n)
 
 
 def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, _deadline: Deadline | None = None) -> Counts:
@@ -74,7 +99,7 @@ def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, _deadline: Deadline
     from ..kernels.join import count_with
 
     n, sets, weights = ctx
-    tables = _quarter_tables(n)
+    tables = _band_tables(n)
     total = 0
     for i in indices.tolist():
         part = slice(i * PER_ITEM, (i + 1) * PER_ITEM)

@@ -1,0 +1,225 @@
+"""The count of the pairs of two lists of signatures that share no bit: the larger list stored
+bit-transposed, 64 partials a word, behind a sieve of a few cut bits, with AND tables per chunk
+of bits, so that each partial of the other list tests 64 pairs per AND."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ....watch import FLAG
+from ..bits import ONE as _ONE
+from ..bits import ZERO as _ZERO
+from ..bits import lowbit, trailing_zeros
+from .intrinsics import BLOCK, _run_ones
+from .space import SLOT_ARRANGED, SLOT_ENTRY, SLOT_TABLE, _scratch
+
+#: The most cut bits of the sieve (2^MAX_CUTS buckets); fewer where buckets would be small.
+MAX_CUTS = 8
+
+
+#: The smallest bucket the sieve cuts down to (partials), below which a cut costs more than it saves.
+MIN_BUCKET = 256
+
+
+#: Signature bits per chunk of the AND tables: a partial ANDs one row per chunk it touches,
+#: each row the AND of up to CHUNK bits' rows, made once per list (2^CHUNK rows per chunk).
+CHUNK = 5
+
+
+#: A partial's weight is below this (at most 4: 2 per long diagonal a top partial holds, as
+#: `symmetry._weighed` weighs them), so the weights' levels fit in arrays of this size.
+WEIGHTS = 8
+#: Partials sampled to choose the cut bits (their frequencies on both sides).
+SAMPLED = 256
+
+
+# The same as unsigned numbers, for index arithmetic with no negative-index wrap.
+_BLOCK, _CHUNK, _ENTRIES = np.uint64(BLOCK), np.uint64(CHUNK), np.uint64(1 << CHUNK)
+
+
+_SIX, _SIXTY_THREE = np.uint64(6), np.uint64(63)
+#: The smallest pattern of a chunk with two bits set (0b11): the rows below it are the empty
+#: pattern and single bits, filled from the transposed words themselves.
+_FIRST_PAIR = np.uint64(3)
+
+
+@njit(cache=True, nogil=True)
+def _cut_pattern(x, cuts, k):
+    """Which of the k cut bits x holds, as a k-bit number."""
+    v = _ZERO
+    for j in range(np.uint64(k)):
+        v |= ((x >> cuts[j]) & _ONE) << j
+    return np.int64(v)
+
+
+@njit(cache=True, nogil=True)
+def _frequencies(items, both):
+    """How often each bit of `both` is set, over a sample of at most SAMPLED items (the counts
+    only choose the sieve's cut bits)."""
+    counts = np.zeros(64, np.int64)
+    step = np.uint64(max(items.shape[0] // SAMPLED, 1))
+    for i in range(_ZERO, np.uint64(items.shape[0]), step):
+        y = items[i] & both
+        while y != _ZERO:
+            counts[np.uint64(trailing_zeros(y))] += 1
+            y &= y - _ONE
+    return counts
+
+
+@njit(cache=True, nogil=True)
+def _transpose(m):
+    """The 64 x 64 bit matrix m (row i is m[i], column j its bit j) transposed in place: the
+    two off-diagonal halves swap, then the bands within each half, ... down to single bits
+    (Hacker's Delight 7-3), 6 x 32 steps where setting each partial's bits one by one took a
+    step per bit."""
+    j = np.uint64(32)
+    mask = np.uint64(0x00000000FFFFFFFF)
+    while j != _ZERO:
+        for base in range(_ZERO, np.uint64(64), j + j):
+            for k in range(base, base + j):  # (a run of j rows: the compiler vectorizes it)
+                t = (m[k] ^ (m[k + j] << j)) & ~mask
+                m[k] ^= t
+                m[k + j] ^= t >> j
+        j >>= _ONE
+        mask ^= mask << j
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _levels(weights):
+    """The distinct weights (below 8) in the order met: (level of each weight, weight of each
+    level, how many)."""
+    level_of = np.full(WEIGHTS, -1, np.int64)
+    levels = np.zeros(WEIGHTS, np.int64)
+    distinct = 0
+    for w in weights:
+        if level_of[w] < 0:
+            level_of[w] = distinct
+            levels[distinct] = w
+            distinct += 1
+    return level_of, levels, distinct
+
+
+@njit(cache=True, nogil=True)
+def matching(small, small_weight, big, big_weight, space, stop):
+    """The pairs of small x big whose signatures share no bit, each counted as the product of
+    its partials' weights (below 8). The big list is stored in blocks of BLOCK words
+    (64 partials a word) per bucket, a bucket per cut pattern and weight; the small list is
+    grouped by its cut bits, and each bucket is visited by every compatible group in turn, so
+    its tables stay in the cache while they are read. `space` holds reusable arrays."""
+    seen_small, seen_big = _ZERO, _ZERO
+    for x in small:
+        seen_small |= x
+    for x in big:
+        seen_big |= x
+    both = seen_small & seen_big  # a bit set on one side only can never clash
+    k = 0
+    while k < MAX_CUTS and (big.shape[0] >> (k + 1)) >= MIN_BUCKET:
+        k += 1
+    score = _frequencies(small, both) * _frequencies(big, both)
+    cuts = np.zeros(k, np.uint64)
+    cutmask = _ZERO
+    for j in range(k):
+        best = np.argmax(score)
+        if score[best] <= 0:
+            k = j
+            break
+        cuts[j] = np.uint64(best)
+        score[best] = -1
+        cutmask |= _ONE << np.uint64(best)
+    rest = both & ~cutmask
+    entries = 1 << CHUNK
+    top_bit = 0
+    while (rest >> np.uint64(top_bit)) > _ZERO:
+        top_bit += 1
+    chunks = max((top_bit + CHUNK - 1) // CHUNK, 1)  # over the bit positions as they are
+    stride = chunks * entries  # table entries per block
+    level_of, levels, distinct = _levels(big_weight)
+    patterns = 1 << k
+    buckets = patterns * distinct  # bucket = level * patterns + cut pattern
+    # (the loops over partials index with unsigned numbers: numba then drops its negative-index wrap)
+    bucket = np.empty(big.shape[0], np.uint64)
+    sizes = np.zeros(buckets, np.int64)
+    for i in range(np.uint64(big.shape[0])):
+        b = np.uint64(level_of[np.uint64(big_weight[i])] * patterns + _cut_pattern(big[i], cuts, k))
+        bucket[i] = b
+        sizes[b] += 1
+    first = np.zeros(buckets + 1, np.int64)  # each bucket's blocks
+    for b in range(buckets):
+        first[b + 1] = first[b] + (sizes[b] + 64 * BLOCK - 1) // (64 * BLOCK)
+    blocks = first[buckets]
+    # entry (block, chunk c, pattern e): BLOCK words with a 1 for each partial of the block that
+    # lacks every bit of e in chunk c, at table[((block * stride) + c * entries + e) * BLOCK]
+    words = blocks * BLOCK
+    arranged = _scratch(space, SLOT_ARRANGED, 64 * words)  # bucket order, word w's 64 partials
+    arranged[: 64 * words] = _ZERO  # (a bucket's last word has empty places)
+    valid = np.zeros(words, np.uint64)
+    placed = np.empty(buckets, np.uint64)  # where each bucket's next partial goes
+    for b in range(buckets):
+        placed[b] = np.uint64(first[b] * BLOCK * 64)
+    for i in range(np.uint64(big.shape[0])):
+        at = placed[bucket[i]]
+        placed[bucket[i]] = at + _ONE
+        arranged[at] = big[i] & rest
+        valid[at >> _SIX] |= _ONE << (at & _SIXTY_THREE)
+    table = _scratch(space, SLOT_TABLE, blocks * stride * BLOCK)
+    wide = np.uint64(stride * BLOCK)
+    for w in range(np.uint64(words)):  # transposed: row[bit] has a 1 for each of the word's partials with it
+        row = arranged[w << _SIX : (w + _ONE) << _SIX]
+        _transpose(row)
+        base = (w // _BLOCK) * wide + w % _BLOCK
+        for r in range(np.uint64(chunks * CHUNK)):
+            table[base + ((r // _CHUNK) * _ENTRIES + (_ONE << (r % _CHUNK))) * _BLOCK] = ~row[r]
+    for e0 in range(_ZERO, np.uint64(blocks * stride), _ENTRIES):
+        for e in range(_FIRST_PAIR, _ENTRIES):  # the rows of two bits or more, each from two below it
+            low = lowbit(e)
+            if low != e:
+                into, a, b = (e0 + e) * _BLOCK, (e0 + (e ^ low)) * _BLOCK, (e0 + low) * _BLOCK
+                for lane in range(_BLOCK):
+                    table[into + lane] = table[a + lane] & table[b + lane]
+    # the small list grouped by cut pattern and weight (group pattern * weighs + weight level),
+    # each partial as its table entries (one per chunk it touches, at entry[at * chunks ...])
+    # and their number
+    small_level, small_levels, weighs = _levels(small_weight)
+    start = np.zeros(patterns * weighs + 1, np.int64)
+    mine = np.empty(small.shape[0], np.int64)
+    for i in range(small.shape[0]):
+        mine[i] = _cut_pattern(small[i], cuts, k) * weighs + small_level[small_weight[i]]
+        start[mine[i] + 1] += 1
+    for b in range(patterns * weighs):
+        start[b + 1] += start[b]
+    slot = start[:-1].astype(np.uint64)
+    entry = _scratch(space, SLOT_ENTRY, small.shape[0] * chunks)
+    used = np.zeros(small.shape[0], np.int64)
+    many = np.uint64(chunks)
+    for i in range(np.uint64(small.shape[0])):
+        at = slot[np.uint64(mine[i])]
+        slot[np.uint64(mine[i])] = at + _ONE
+        y = small[i] & rest
+        m = _ZERO
+        for c in range(many):  # (an entry written for an untouched chunk is overwritten)
+            code = (y >> (c * _CHUNK)) & (_ENTRIES - _ONE)
+            entry[at * many + m] = (c * _ENTRIES + code) * _BLOCK  # (words from the block's table)
+            m += np.uint64(code != _ZERO)
+        used[at] = np.int64(m)
+    total = 0
+    for b in range(buckets):
+        if stop[FLAG] != 0:  # a set flag ends a long match between two buckets (watch.py)
+            return total
+        if first[b] == first[b + 1]:
+            continue
+        level = levels[b // patterns]
+        free = (patterns - 1) & ~b
+        s = free
+        while True:  # every group of the small list whose cut bits are disjoint from b's
+            for w in range(weighs):
+                lo, hi = start[s * weighs + w], start[s * weighs + w + 1]
+                if lo < hi:
+                    ones = _run_ones(table, stride, entry, used, chunks, lo, hi, valid, first[b], first[b + 1])
+                    total += small_levels[w] * level * ones
+            if s == 0:
+                break
+            s = (s - 1) & free
+    return total
+
