@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..io.dimacs import SquareOfVariable
@@ -305,7 +305,9 @@ class Judgement:
         )
 
 
-def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
+def judge(answers: Iterable[Answer], problem: Problem, known: Collection[Solution] = ()) -> Judgement:
+    """The answers judged by the problem's validator; an answer in `known` (solutions an oracle
+    gave, each checked already) is valid without being validated again."""
     j = Judgement(SolutionSet(problem.n))
     seen = j.valid
     models: set[int] = set()  # the digests of the valid SAT models read
@@ -316,7 +318,7 @@ def judge(answers: Iterable[Answer], problem: Problem) -> Judgement:
             continue
         j.read += 1
         j.models += a.model is not None
-        why = a.fault or problem.explain(a.solution)
+        why = a.fault or (None if a.solution in known else problem.explain(a.solution))
         if why is not None:
             j.invalid_count += 1
             if a.fault is None and min(a.solution, default=0) >= 1:

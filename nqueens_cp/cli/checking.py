@@ -71,6 +71,12 @@ def verify(
     one_based: Annotated[
         bool, typer.Option("--one-based", help="With --against: the program prints columns counted from 1.")
     ] = False,
+    task: Annotated[
+        str,
+        typer.Option(
+            "--task", help="With --against: what the program prints: solve (every solution), count, or first."
+        ),
+    ] = "solve",
     spec: ProblemSpec = PROBLEM,
     solver: dict[str, Any] = SOLVER_OPTIONS,
     as_json: Annotated[
@@ -85,6 +91,10 @@ def verify(
         raise UserError(f"--time-limit must be a positive number of seconds, got {time_limit}")
     if one_based and against is None:
         raise UserError("--one-based goes with --against")
+    if task not in ("solve", "count", "first"):
+        raise UserError(f"--task must be solve, count or first, got {task!r}")
+    if task != "solve" and against is None:
+        raise UserError("--task goes with --against")
     if sample is not None and depth is None:
         raise UserError("--sample goes with --depth")
     if against is not None and depth is not None:
@@ -100,7 +110,7 @@ def verify(
         if len(problems) > 1 and not as_json:
             echo(f"n = {p.n}:")
         if against is not None:
-            ends.append(_verify_program(against, p, spec.model, names, time_limit, one_based, solver, say))
+            ends.append(_verify_program(against, p, spec.model, names, time_limit, one_based, solver, say, task))
         else:
             ends.append(_verify_backends(p, names, depth, sample, seed, time_limit, solver, say))
     worst = max((code for code, _ in ends), key=_severity)
@@ -212,8 +222,10 @@ def _verify_program(
     one_based: bool,
     solver: dict[str, Any],
     say: Say,
+    task: str = "solve",
 ) -> tuple[int, str | None]:
-    """(exit code, what stderr says) of comparing the program's answers with a backend's on `p`."""
+    """(exit code, what stderr says) of comparing the program's answers with a backend's on `p`:
+    every solution as a set, or (`task`) its count, or its one solution."""
     from ..backends import Unknown
     from ..check.external import ProgramFailed, ProgramTimeout, verify_program
 
@@ -224,6 +236,8 @@ def _verify_program(
     reference.plan(p, "solve")
     say.plans(p, [reference.name])
     try:
+        if task != "solve":
+            return _verify_answer(template, p, model, reference, seconds, one_based, say, task)
         comparison = verify_program(template, p, model, reference, seconds, one_based)
     except (ProgramTimeout, Unknown) as exc:
         say.record(p, "unknown", reason=str(exc))
@@ -303,3 +317,21 @@ def check(
     echo("\n".join(lines))
     if wrong:
         raise typer.Exit(EXIT_DISAGREE)
+
+
+def _verify_answer(
+    template: str, p: Problem, model: Path | None, reference: Any, seconds: float, one_based: bool, say: Say, task: str
+) -> tuple[int, str | None]:
+    """The program's count, or its one solution, judged as `fuzz --task` judges it."""
+    from ..check.external import command, program_output
+    from ..check.fuzz import judge_output
+
+    with program_output(command(template, p, model), seconds) as out:
+        finding = judge_output(out, p, reference, task, one_based)
+    if finding is None:
+        say.lines([f"agree: the program's {'count' if task == 'count' else 'answer'} is right ({reference.name})"])
+        say.record(p, "agree", task=task)
+        return 0, None
+    say.lines([f"DISAGREE: {finding.kind}", *(f"  {line}" for line in finding.lines)])
+    say.record(p, "disagree", task=task, verdict=finding.kind, detail=finding.lines)
+    return EXIT_DISAGREE, None

@@ -1,0 +1,425 @@
+"""Differential fuzzing: random boards of the families a solver is meant to handle, each judged
+against our engine as `verify` judges one, until a disagreement is found; that instance is then
+shrunk to a 1-minimal one, as cnfuzz and cnfdd do for SAT solvers and Hypothesis does for Python
+code: removing any one blocked square or pre-placed piece, or taking a smaller board, makes the
+disagreement disappear.
+
+The draw favours the cases where solvers go wrong (`draw`): the smallest boards and those
+around the bit widths of 8 and 9 columns, blocks in the corners and the first and last rows,
+several blocks in one row or on one diagonal, a piece pre-placed next to a block, and boards
+with no solution. A subject (`Subject`) is anything that answers for a board: another program
+(`ProgramSubject`, run under the guardian with a limit per instance) or one of our backends
+(`BackendSubject`); a crash or a hang is a finding too. Nothing here knows a backend by name:
+the oracle is the registry's (`oracle_backend`).
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from ..backends import Backend, BackendError, Unknown, WrongAnswer, oracle_backend
+from ..io.formats import write_board
+from ..io.render import draw as drawn
+from ..model.problem import InvalidProblem, Problem, Solution
+from .answers import AnswerFormatError, judge, read_answers
+from .external import SHOWN, Comparison, ProgramFailed, ProgramTimeout, command, program_output
+
+#: The tasks a subject is judged on: every solution, the count, or one solution.
+TASKS = ("solve", "count", "first")
+#: The sizes drawn more often than the others: the smallest boards, and around the bit widths.
+EDGE_SIZES = (1, 2, 3, 4, 8, 9)
+#: The share of draws that take an edge size (the rest are uniform over 1..max_n).
+EDGE_SHARE = 0.6
+
+
+@dataclass(frozen=True)
+class Families:
+    """What the subject is meant to handle: blocked squares, pre-placed pieces, the pieces, a
+    torus, rectangles (fewer rows than columns), boards of 1 to `max_n` columns."""
+
+    blocked: bool = True
+    fixed: bool = True
+    pieces: tuple[str, ...] = ("queen",)
+    torus: bool = False
+    rectangles: bool = False
+    max_n: int = 12
+
+    def names(self) -> list[str]:
+        squares = ["blocked"] * self.blocked + ["fixed"] * self.fixed
+        return ["plain", *squares] + ["no solution"] * bool(squares)  # (made by blocking, or by fixing)
+
+
+def draw(rng: random.Random, families: Families) -> tuple[str, Problem]:
+    """(family, board): one random instance, its sizes and squares favouring the edges."""
+    while True:
+        family = rng.choice(families.names())
+        try:
+            return family, _drawn(rng, families, family)
+        except InvalidProblem:  # a fixed piece on a blocked square, say: draw again
+            continue
+
+
+def _drawn(rng: random.Random, f: Families, family: str) -> Problem:
+    edges = [k for k in EDGE_SIZES if k <= f.max_n] + [f.max_n - 1, f.max_n]
+    n = max(1, rng.choice(edges) if rng.random() < EDGE_SHARE else rng.randint(1, f.max_n))
+    rows = rng.randint(max(1, n - 3), n) if f.rectangles and rng.random() < 0.4 else n
+    piece = rng.choice(f.pieces)
+    torus = f.torus and rng.random() < 0.5
+    blocked: set[tuple[int, int]] = set()
+    fixed: set[tuple[int, int]] = set()
+    if family == "blocked" or (family == "fixed" and f.blocked and rng.random() < 0.5):
+        blocked = _blocks(rng, n, rows)
+    if family == "fixed":
+        fixed = _fixed(rng, n, rows, blocked)
+    if family == "no solution":  # a row blocked whole, or a column closed off in every row
+        r = rng.choice([0, rows - 1, rng.randrange(rows)])
+        blocked = {(r, c) for c in range(n)} if f.blocked else set()
+        if not blocked and f.fixed and rows >= 2 and n >= 2:  # two pieces that attack each other
+            c = rng.randrange(n)
+            fixed = {(0, c), (1, c)}
+    return Problem(n, piece, blocked=sorted(blocked), fixed=sorted(fixed), torus=torus, rows=rows)
+
+
+def _blocks(rng: random.Random, n: int, rows: int) -> set[tuple[int, int]]:
+    """A few blocked squares: corners, the first and last rows, several in one row or on one
+    diagonal, and some anywhere."""
+    squares: set[tuple[int, int]] = set()
+    for _ in range(rng.randint(1, 4)):
+        how = rng.choice(("corner", "edge row", "one row", "one diagonal", "anywhere"))
+        if how == "corner":
+            squares.add((rng.choice((0, rows - 1)), rng.choice((0, n - 1))))
+        elif how == "edge row":
+            squares.add((rng.choice((0, rows - 1)), rng.randrange(n)))
+        elif how == "one row":
+            r = rng.randrange(rows)
+            squares |= {(r, c) for c in rng.sample(range(n), min(n, rng.randint(2, 3)))}
+        elif how == "one diagonal":
+            r0, c0 = rng.randrange(rows), rng.randrange(n)
+            step = rng.choice((1, -1))
+            squares |= {(r0 + k, c0 + step * k) for k in range(3) if r0 + k < rows and 0 <= c0 + step * k < n}
+        else:
+            squares.add((rng.randrange(rows), rng.randrange(n)))
+    return squares
+
+
+def _fixed(rng: random.Random, n: int, rows: int, blocked: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """One or two pre-placed pieces, the first next to a block where there is one."""
+    pieces: set[tuple[int, int]] = set()
+    if blocked:
+        r, c = rng.choice(sorted(blocked))
+        near = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+        near = [sq for sq in near if 0 <= sq[0] < rows and 0 <= sq[1] < n and sq not in blocked]
+        if near:
+            pieces.add(rng.choice(near))
+    while len(pieces) < rng.randint(1, 2):
+        pieces.add((rng.randrange(rows), rng.randrange(n)))
+    return pieces
+
+
+# -- judging -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Finding:
+    """What is wrong with a subject's answer on one board: its kind ("wrong count", "invalid",
+    "missing", "crashed", "hung"...) and the lines that show it."""
+
+    kind: str
+    lines: list[str] = field(default_factory=list)
+    #: Which subject it is about, where several were judged.
+    subject: str = ""
+
+    @property
+    def family(self) -> str:
+        """Shrinking keeps a finding of the same family: a wrong answer, a crash, or a hang."""
+        return self.kind if self.kind in ("crashed", "hung") else "wrong answer"
+
+
+class Subject(Protocol):
+    name: str
+
+    def judge(self, problem: Problem) -> Finding | None:
+        """What is wrong with the subject's answer on `problem`, or None where it is right."""
+        ...
+
+
+def _first_lines(problem: Problem, sol: Solution | None, title: str) -> list[str]:
+    if sol is None:
+        return [title]
+    return [f"{title}: {list(sol)}", *(f"  {row}" for row in drawn(problem, sol))]
+
+
+class ProgramSubject:
+    """Another program, run on each board as `verify --against` runs it ({n}, {rows}, {model}:
+    the board as a .txt file, the format `show` writes and `--model` reads)."""
+
+    def __init__(self, template: str, task: str, oracle: Backend, limit: float, one_based: bool = False) -> None:
+        self.name, self.template, self.task = template, template, task
+        self.oracle, self.limit, self.one_based = oracle, limit, one_based
+        self._tmp = tempfile.TemporaryDirectory(prefix="nqueens-fuzz.")
+        self.model = Path(self._tmp.name) / "board.txt"
+        command(template, Problem(4), self.model)  # refused now (exit 2) where it cannot be filled in
+
+    def close(self) -> None:
+        self._tmp.cleanup()
+
+    def judge(self, problem: Problem) -> Finding | None:
+        self.model.write_text(write_board(problem))
+        args = command(self.template, problem, self.model)
+        try:
+            with program_output(args, self.limit) as out:
+                return judge_output(out, problem, self.oracle, self.task, self.one_based)
+        except ProgramTimeout:
+            return Finding("hung", [f"did not finish within {self.limit:g} s"])
+        except ProgramFailed as exc:
+            return Finding("crashed", [str(exc)])
+
+
+def judge_output(path: Path, problem: Problem, oracle: Backend, task: str, one_based: bool) -> Finding | None:
+    """The program's output for `task` judged against the oracle: for solve, as a set of
+    solutions (`compare_with`); for count, one number; for first, one valid solution, or
+    nothing exactly where there is none."""
+    text = path.read_text(errors="replace")
+    if task == "solve":  # the oracle's solutions, each checked a batch at a time, then the program's
+        reference = {tuple(row) for batch in oracle.batches(problem) for row in batch.tolist()}
+        try:
+            j = judge(read_answers(text.splitlines(), problem, one_based), problem, reference)
+        except AnswerFormatError as exc:
+            return Finding("unreadable", [str(exc)])
+        missing = sorted(reference - set(j.valid))
+        c = Comparison(problem, j, oracle.name, len(reference), missing[:SHOWN], len(missing))
+        c.extra = sorted(s for s in j.valid if s not in reference)
+        return None if c.agree else Finding("disagree", c.describe()[2:])
+    if task == "count":
+        words = text.split()
+        if len(words) != 1 or not words[0].isdigit():
+            return Finding("no count", [f"printed {text.strip()[:80]!r} where one number was asked for"])
+        said, truth = int(words[0]), oracle.count(problem).count
+        return None if said == truth else Finding("wrong count", [f"counted {said:,}; {oracle.name} counts {truth:,}"])
+    try:
+        answers = [a for a in read_answers(text.splitlines(), problem, one_based) if a.solution is not None]
+    except AnswerFormatError as exc:
+        return Finding("unreadable", [str(exc)])
+    truth = oracle.first(problem).solution
+    if not answers:
+        return None if truth is None else Finding("wrong no-solution", _first_lines(problem, truth, "there is one"))
+    if len(answers) > 1:
+        return Finding("several answers", [f"printed {len(answers)} solutions where one was asked for"])
+    j = judge(answers, problem)
+    if j.invalid:
+        a, why = j.invalid[0]
+        return Finding("invalid", _first_lines(problem, a.solution, f"invalid ({why})"))
+    return None
+
+
+class BackendSubject:
+    """One of our backends (any sub-solver), its answer judged against the oracle's; the base
+    class checks every solution it gives, so an invalid one is a finding too."""
+
+    def __init__(self, backend: Backend, task: str, oracle: Backend) -> None:
+        self.name, self.backend, self.task, self.oracle = backend.label, backend, task, oracle
+
+    def close(self) -> None:
+        pass
+
+    def judge(self, problem: Problem) -> Finding | None:
+        b, task = self.backend, self.task
+        try:
+            if task == "count":
+                said, truth = b.count(problem), self.oracle.count(problem).count
+                if said.count is None or said.status.value == "unknown":
+                    return Finding("hung", [f"{b.label}: {said.reason or 'no answer'} within its limit"])
+                if said.count == truth:
+                    return None
+                return Finding("wrong count", [f"{b.label} counts {said.count:,}; {self.oracle.name} counts {truth:,}"])
+            if task == "first":
+                got, truth = b.first(problem), self.oracle.first(problem).solution
+                if got.status.value == "unknown":
+                    return Finding("hung", [f"{b.label}: {got.reason} within its limit"])
+                if (got.solution is None) != (truth is None):
+                    said = "no solution" if got.solution is None else f"{list(got.solution)}"
+                    where = _first_lines(problem, truth, "where")
+                    return Finding("wrong no-solution", [f"{b.label} says {said}", *where])
+                return None
+            mine, theirs = set(b.solutions(problem)), set(self.oracle.solutions(problem))
+        except WrongAnswer as exc:
+            return Finding("invalid", [str(exc)])
+        except Unknown as exc:
+            return Finding("hung", [str(exc)])
+        except BackendError as exc:
+            return Finding("crashed", [str(exc)])
+        if mine == theirs:
+            return None
+        lines = [f"{b.label} gives {len(mine):,} solutions, {self.oracle.name} {len(theirs):,}"]
+        lines += [f"  missing: {list(s)}" for s in sorted(theirs - mine)[:3]]
+        lines += [f"  extra: {list(s)}" for s in sorted(mine - theirs)[:3]]
+        return Finding("disagree", lines)
+
+
+class Several:
+    """Several subjects judged on each board (our backends against the oracle): the first
+    finding, named by the subject that gave it."""
+
+    def __init__(self, subjects: list[BackendSubject]) -> None:
+        self.subjects = subjects
+        self.name = ", ".join(s.name for s in subjects)
+
+    def close(self) -> None:
+        for s in self.subjects:
+            s.close()
+
+    def judge(self, problem: Problem) -> Finding | None:
+        for s in self.subjects:
+            found = s.judge(problem)
+            if found is not None:
+                return Finding(found.kind, found.lines, s.name)
+        return None
+
+
+# -- shrinking ---------------------------------------------------------------------------------
+
+
+def smaller(p: Problem, families: Families) -> Iterator[Problem]:
+    """The boards smaller than `p`, smallest first: `p` cut to k columns (k rows too on a square;
+    a row fewer alone where rectangles are allowed) from each corner, for k = 1 .. n - 1, so that
+    the first size that keeps a finding is the smallest board found (single steps alone stop at
+    a size the bug skips, such as 6 queens when 5 and 7 show it); then each blocked square and
+    each pre-placed piece left out. Squares that fall off the board go with it."""
+
+    def board(n: int, rows: int, dr: int, dc: int) -> Problem | None:
+        def kept(squares: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+            moved = ((r - dr, c - dc) for r, c in squares)
+            return [(r, c) for r, c in moved if 0 <= r < rows and 0 <= c < n]
+
+        try:
+            return Problem(n, p.piece, blocked=kept(p.blocked), fixed=kept(p.fixed), torus=p.torus, rows=rows)
+        except InvalidProblem:
+            return None
+
+    seen: set[Problem] = set()
+    for k in range(1, p.n):
+        rows = k if p.square else min(p.rows, k)
+        for dr in (0, p.rows - rows):
+            for dc in (0, p.n - k):
+                b = board(k, rows, dr, dc)
+                if b is not None and b not in seen:
+                    seen.add(b)
+                    yield b
+    if families.rectangles and p.rows > 1:
+        for dr in (0, 1):
+            b = board(p.n, p.rows - 1, dr, 0)
+            if b is not None:
+                yield b
+    for i in range(len(p.blocked)):
+        yield Problem(
+            p.n, p.piece, blocked=p.blocked[:i] + p.blocked[i + 1 :], fixed=p.fixed, torus=p.torus, rows=p.rows
+        )
+    for i in range(len(p.fixed)):
+        yield Problem(p.n, p.piece, blocked=p.blocked, fixed=p.fixed[:i] + p.fixed[i + 1 :], torus=p.torus, rows=p.rows)
+
+
+@dataclass
+class Shrunk:
+    problem: Problem
+    finding: Finding
+    steps: int
+    minimal: bool  # no single step smaller keeps the finding (False: the budget ran out first)
+
+
+def shrink(
+    p: Problem,
+    finding: Finding,
+    subject: Subject,
+    families: Families,
+    left: Callable[[], float],
+    progress: Callable[[int, Problem], None] | None = None,
+) -> Shrunk:
+    """Delta debugging by single steps: take the first smaller board on which the subject is
+    still wrong in the same way (a wrong answer, a crash, a hang), until none is."""
+    steps = 0
+    while True:
+        for candidate in smaller(p, families):
+            if left() <= 0:
+                return Shrunk(p, finding, steps, False)
+            found = subject.judge(candidate)
+            if found is not None and found.family == finding.family:
+                p, finding, steps = candidate, found, steps + 1
+                if progress:
+                    progress(steps, p)
+                break
+        else:
+            return Shrunk(p, finding, steps, True)
+
+
+# -- the campaign ------------------------------------------------------------------------------
+
+
+@dataclass
+class Campaign:
+    tried: int = 0
+    by_family: dict[str, int] = field(default_factory=dict)
+    found: Shrunk | None = None
+    first: Problem | None = None  # the instance as drawn, before shrinking
+    seconds: float = 0.0
+    stopped: bool = False  # the budget ran out before anything was found (or during the shrink)
+
+    def record(self, seed: int, subject: str = "") -> dict[str, object]:
+        """The campaign as one JSON record: status, instances tried, seed, families, and the
+        counterexample (0-based squares) with its verdict."""
+        out: dict[str, object] = {"status": "none found" if self.found is None else "counterexample"}
+        out |= {"instances": self.tried, "seed": seed, "families": self.by_family, "seconds": round(self.seconds, 3)}
+        if self.found is None:
+            return out | {"counterexample": None}
+        p, finding = self.found.problem, self.found.finding
+        example = {"n": p.n, "rows": p.rows, "piece": p.piece, "torus": p.torus}
+        example |= {"blocked": [list(sq) for sq in p.blocked], "fixed": [list(sq) for sq in p.fixed]}
+        example |= {"verdict": finding.kind, "detail": finding.lines, "minimal": self.found.minimal}
+        return out | {"subject": subject, "shrink_steps": self.found.steps, "counterexample": example}
+
+
+def fuzz(
+    subject: Subject,
+    families: Families,
+    seed: int,
+    budget: float,
+    instances: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Campaign:
+    """Draw and judge until a finding (then shrink it) or until `budget` seconds (the whole
+    campaign, shrinking included) or `instances` boards have gone."""
+    rng = random.Random(seed)
+    start = time.monotonic()
+
+    def left() -> float:
+        return budget - (time.monotonic() - start)
+
+    c = Campaign()
+    while left() > 0 and (instances is None or c.tried < instances):
+        family, p = draw(rng, families)
+        c.tried += 1
+        c.by_family[family] = c.by_family.get(family, 0) + 1
+        if progress:
+            progress(f"{c.tried:,} instances tried")
+        finding = subject.judge(p)
+        if finding is not None:
+            c.first = p
+
+            def said(steps: int, q: Problem) -> None:
+                if progress:
+                    progress(f"{c.tried:,} instances tried; shrinking: step {steps}, {q.rows}x{q.n}")
+
+            c.found = shrink(p, finding, subject, families, left, said)
+            break
+    c.seconds = time.monotonic() - start
+    c.stopped = (c.found is None and left() <= 0) or (c.found is not None and not c.found.minimal)
+    return c
+
+
+def default_oracle(time_limit: float | None = None) -> Backend:
+    return oracle_backend(time_limit=time_limit)
