@@ -83,6 +83,8 @@ def _drawn(rng: random.Random, f: Families, family: str) -> Problem:
         if not blocked and f.fixed and rows >= 2 and n >= 2:  # two pieces that attack each other
             c = rng.randrange(n)
             fixed = {(0, c), (1, c)}
+    if blocked & fixed:  # a board file holds one of X and Q a square: such a board cannot be handed over
+        raise InvalidProblem("a square both blocked and pre-placed")
     return Problem(n, piece, blocked=sorted(blocked), fixed=sorted(fixed), torus=torus, rows=rows)
 
 
@@ -117,8 +119,9 @@ def _fixed(rng: random.Random, n: int, rows: int, blocked: set[tuple[int, int]])
         near = [sq for sq in near if 0 <= sq[0] < rows and 0 <= sq[1] < n and sq not in blocked]
         if near:
             pieces.add(rng.choice(near))
-    while len(pieces) < rng.randint(1, 2):
-        pieces.add((rng.randrange(rows), rng.randrange(n)))
+    free = [(r, c) for r in range(rows) for c in range(n) if (r, c) not in blocked]
+    for sq in rng.sample(free, min(len(free), rng.randint(1, 2) - len(pieces))):
+        pieces.add(sq)
     return pieces
 
 
@@ -149,10 +152,10 @@ class Subject(Protocol):
         ...
 
 
-def _first_lines(problem: Problem, sol: Solution | None, title: str) -> list[str]:
+def _first_lines(problem: Problem, sol: Solution | None, title: str, indent: str = "") -> list[str]:
     if sol is None:
-        return [title]
-    return [f"{title}: {list(sol)}", *(f"  {row}" for row in drawn(problem, sol))]
+        return [indent + title]
+    return [f"{indent}{title}: {list(sol)}", *(f"{indent}  {row}" for row in drawn(problem, sol))]
 
 
 class ProgramSubject:
@@ -195,7 +198,10 @@ def judge_output(path: Path, problem: Problem, oracle: Backend, task: str, one_b
         missing = sorted(reference - set(j.valid))
         c = Comparison(problem, j, oracle.name, len(reference), missing[:SHOWN], len(missing))
         c.extra = sorted(s for s in j.valid if s not in reference)
-        return None if c.agree else Finding("disagree", c.describe()[2:])
+        if c.agree:
+            return None
+        shown = _first_lines(problem, missing[0], "the first missing, drawn", "  ") if missing and not j.invalid else []
+        return Finding("disagree", c.describe()[2:] + shown)
     if task == "count":
         words = text.split()
         if len(words) != 1 or not words[0].isdigit():
@@ -257,8 +263,10 @@ class BackendSubject:
         if mine == theirs:
             return None
         lines = [f"{b.label} gives {len(mine):,} solutions, {self.oracle.name} {len(theirs):,}"]
-        lines += [f"  missing: {list(s)}" for s in sorted(theirs - mine)[:3]]
+        missing = sorted(theirs - mine)
+        lines += [f"  missing: {list(s)}" for s in missing[:3]]
         lines += [f"  extra: {list(s)}" for s in sorted(mine - theirs)[:3]]
+        lines += _first_lines(problem, missing[0], "the first missing, drawn", "  ") if missing else []
         return Finding("disagree", lines)
 
 

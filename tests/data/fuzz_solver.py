@@ -25,6 +25,8 @@ def solutions(rows, bug):
     m, n = len(rows), len(rows[0])
     blocked = {(r, c) for r in range(m) for c in range(n) if rows[r][c] == "X"}
     fixed = {r: c for r in range(m) for c in range(n) if rows[r][c] == "Q"}
+    if any(rows[r].count("Q") > 1 for r in range(m)):  # two pre-placed queens in one row attack
+        return
     if bug == "fixed":
         fixed = {}
     if bug == "last-row":
