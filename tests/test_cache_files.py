@@ -99,6 +99,7 @@ class _Crafted:
         return (os.mkdir, (str(self.made),))
 
 
+@pytest.mark.long
 def test_a_crafted_or_borrowed_cache_file_is_never_loaded(tmp_path):
     """A crafted .nbc or .nbi ran its code when numba unpickled it, and a .nbc copied from another
     kernel broke every later count with a traceback. Each is a miss now: the count is right, the

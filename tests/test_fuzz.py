@@ -23,6 +23,9 @@ SOLVER = Path(__file__).parent / "data" / "fuzz_solver.py"
 
 pytestmark = pytest.mark.timeout(600)
 
+#: The cases of seconds that check again what a quicker case checks (the full line runs them).
+LONG = pytest.mark.long
+
 
 def _command(bug: str, task: str) -> str:
     return f"{sys.executable} {SOLVER} {bug} {{model}} {task}"
@@ -71,10 +74,10 @@ def _one_step_smaller(p: Problem) -> list[Problem]:
     [
         ("fixed", "solve", lambda p: len(p.fixed) >= 1),  # a skipped check
         ("mirror", "solve", lambda p: len(p.blocked) + len(p.fixed) >= 1),  # a wrong symmetry shortcut
-        ("bits8", "solve", lambda p: p.n >= 9 and p.is_plain),  # a bit-width bug
+        pytest.param("bits8", "solve", lambda p: p.n >= 9 and p.is_plain, marks=LONG),  # a bit-width bug
         ("last-row", "count", lambda p: any(r == p.rows - 1 for r, _ in p.blocked)),  # a case forgotten
-        ("fixed", "first", lambda p: len(p.fixed) >= 1),
-        ("mirror", "count", lambda p: len(p.blocked) + len(p.fixed) >= 1),
+        pytest.param("fixed", "first", lambda p: len(p.fixed) >= 1, marks=LONG),
+        pytest.param("mirror", "count", lambda p: len(p.blocked) + len(p.fixed) >= 1, marks=LONG),
     ],
 )
 def test_each_buggy_solver_is_caught_and_shrunk_to_a_1_minimal_board(bug, task, holds, tmp_path):
@@ -97,7 +100,7 @@ def test_each_buggy_solver_is_caught_and_shrunk_to_a_1_minimal_board(bug, task, 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("task", ["solve", "count", "first"])
+@pytest.mark.parametrize("task", ["solve", pytest.param("count", marks=LONG), pytest.param("first", marks=LONG)])
 def test_a_correct_solver_gives_no_false_alarm_over_a_long_campaign(task):
     r, record = _fuzz("none", task, "--instances", str(examples(300)), "--seed", "11")
     assert r.exit_code == 0, r.output
@@ -163,6 +166,7 @@ def test_our_backends_agree_with_the_engine_over_a_campaign():
     assert json.loads(r.stdout)["instances"] == 40
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_a_program_that_hangs_or_crashes_is_a_finding_too(tmp_path):
     script = tmp_path / "flaky.py"
