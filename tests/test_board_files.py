@@ -119,3 +119,11 @@ def test_an_output_never_replaces_the_run_s_own_input(tmp_path, args):
     r = run(*given)
     assert r.exit_code == 2 and "this run's own input" in r.stderr, r.output
     assert model.read_text() == before
+
+
+def test_a_square_both_blocked_and_pre_placed_is_refused_not_written_as_another_board(tmp_path):
+    """`show` wrote Q for such a square, dropping the block: the board read back had a solution
+    where the problem has none."""
+    assert run("count", 4, "--block", "1,3", "--fix", "1,3").stdout.strip() == "0"
+    r = run("show", 4, "--block", "1,3", "--fix", "1,3")
+    assert r.exit_code == 2 and "both blocked and pre-placed" in r.stderr and not r.stdout.strip(), r.output

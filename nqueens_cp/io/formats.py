@@ -301,8 +301,18 @@ def read_board(path: Path, text: str) -> Problem:
 
 
 def write_board(problem: Problem) -> str:
-    """The instance as `read_board` reads it back: the same problem, piece and torus included."""
+    """The instance as `read_board` reads it back: the same problem, piece and torus included.
+    A square both blocked and pre-placed is refused: a square of the file holds one of X and Q,
+    and writing either one would read back as another problem (`show` wrote Q, dropping the
+    block, so the board read back had solutions where the problem has none)."""
     from .render import draw
+
+    both = sorted(set(problem.blocked) & set(problem.fixed))
+    if both:
+        raise InvalidProblem(
+            f"square {both[0]} is both blocked and pre-placed: a board file holds one of X and Q a square "
+            "(the problem has no solution)"
+        )
 
     lines = [] if problem.piece == "queen" else [f"# piece: {problem.piece}"]
     if problem.torus:
