@@ -32,6 +32,9 @@ def _missing() -> str | None:
 
 browser_test = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
 
+#: The fields the rows of these tests share: a queen's run, solved and checked.
+SOLVED = {"piece": "queen", "torus": False, "status": "solved", "check": "ok"}
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> Path:
@@ -189,12 +192,9 @@ def test_the_page_is_self_contained_and_small():
         Row(
             instance=f"blocked-{i:04d}.param",
             n=30 + i % 20,
-            piece="queen",
-            torus=False,
             backend=b,
             task="first",
-            status="solved",
-            check="ok",
+            **SOLVED,
             answer=list(range(30 + i % 20)),
             seconds=0.001 * (i + 1),
             cpu_seconds=0.001 * i,
@@ -353,12 +353,9 @@ def test_a_cut_answer_ends_in_an_ellipsis():
     long = Row(
         instance="a",
         n=30,
-        piece="queen",
-        torus=False,
         backend="bitmask",
         task="first",
-        status="solved",
-        check="ok",
+        **SOLVED,
         answer=list(range(30)),
         seconds=0.1,
         cpu_seconds=0.1,
@@ -390,12 +387,9 @@ def _first_row(n: int, backend: str = "bitmask", conflicts: int | None = 7) -> R
     return Row(
         instance=f"queen-{n}",
         n=n,
-        piece="queen",
-        torus=False,
         backend=backend,
         task="first",
-        status="solved",
-        check="ok",
+        **SOLVED,
         answer=answer,
         seconds=0.01,
         cpu_seconds=0.01,
@@ -480,12 +474,9 @@ def _large_row(backend: str) -> Row:
     return Row(
         instance="queen-16",
         n=16,
-        piece="queen",
-        torus=False,
         backend=backend,
         task="count",
-        status="solved",
-        check="ok",
+        **SOLVED,
         answer=14772512,
         seconds=1234.5,
         cpu_seconds=2345.25,
