@@ -208,3 +208,48 @@ def test_fuzz_takes_one_subject_and_known_tasks():
     ):
         r = run("fuzz", *args)
         assert r.exit_code == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.output)
+
+
+@pytest.mark.slow
+def test_a_terminal_sees_a_live_line_of_instances_and_the_shrink_and_a_pipe_does_not():
+    import os
+    import pty
+    import select
+    import subprocess
+
+    args = [
+        sys.executable,
+        "-c",
+        "from nqueens_cp.entry import main; main()",
+        "fuzz",
+        "--against",
+        _command("mirror", "count"),
+        "--task",
+        "count",
+        "--max-n",
+        "8",
+        "--seed",
+        "3",
+    ]
+    main, side = pty.openpty()
+    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=side, text=True) as proc:
+        os.close(side)
+        seen = b""
+        while True:  # the terminal read until the process has ended and it is drained
+            if select.select([main], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(main, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            elif proc.poll() is not None:
+                break
+        out = proc.stdout.read() if proc.stdout else ""
+        proc.wait(timeout=60)
+    os.close(main)
+    assert proc.returncode == 1 and "count" in out and "fuzz:" not in out
+    assert b"instances tried" in seen and b"shrinking: step" in seen, seen[-300:]
+    piped = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert piped.returncode == 1 and "fuzz:" not in piped.stderr
