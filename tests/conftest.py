@@ -247,6 +247,33 @@ def interrupt_when(args, ready: Callable[[int], bool], sig=signal.SIGINT, limit:
             proc.wait()
 
 
+def on_a_terminal(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str, bytes]:
+    """(exit code, stdout, what the terminal got) of `args` run with stderr on a pseudo-terminal
+    (a live line or a notice that only a terminal sees), stdout on a pipe."""
+    import pty
+    import select
+
+    main, side = pty.openpty()
+    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=side, env=env, text=True) as proc:
+        os.close(side)
+        seen = b""
+        while True:  # the terminal read until the process has ended and it is drained
+            if select.select([main], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(main, 4096)
+                except OSError:  # the other side closed
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            elif proc.poll() is not None:
+                break
+        out = proc.stdout.read() if proc.stdout else ""
+        proc.wait(timeout=60)
+    os.close(main)
+    return proc.returncode, out, seen
+
+
 def children_of_a_killed_run(
     args, ready: Callable[[int], bool], limit: float = 60.0, tmpdir: Path | None = None
 ) -> tuple[dict[int, str], bool]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import script
+from tests.conftest import on_a_terminal, script
 from tests.test_pieces import A137774
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -129,29 +129,9 @@ def test_a_crafted_or_borrowed_cache_file_is_never_loaded(tmp_path):
 
 def _count_on_a_terminal(cache: Path, n: int) -> tuple[str, bytes]:
     """`nqueens count n` with stderr on a pseudo-terminal: (stdout, what the terminal got)."""
-    import pty
-    import select
-
-    main, side = pty.openpty()
     env = _env(cache) | {"NQUEENS_CP_COMPILING_SAID": ""}
     cmd = [sys.executable, "-c", "from nqueens_cp.entry import main; main()", "count", str(n)]
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=side, env=env, text=True) as proc:
-        os.close(side)
-        seen = b""
-        while True:  # read the terminal until the process has ended and it is drained
-            if select.select([main], [], [], 0.2)[0]:
-                try:
-                    chunk = os.read(main, 4096)
-                except OSError:  # the other side closed
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-            elif proc.poll() is not None:
-                break
-        out = proc.stdout.read() if proc.stdout else ""
-        proc.wait(timeout=60)
-    os.close(main)
+    _, out, seen = on_a_terminal(cmd, env)
     return out, seen
 
 

@@ -17,7 +17,7 @@ import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends.constraint import ConstraintBackend
 from nqueens_cp.check import fuzz as fz
-from tests.conftest import examples, run
+from tests.conftest import examples, on_a_terminal, run
 
 SOLVER = Path(__file__).parent / "data" / "fuzz_solver.py"
 
@@ -212,9 +212,6 @@ def test_fuzz_takes_one_subject_and_known_tasks():
 
 @pytest.mark.slow
 def test_a_terminal_sees_a_live_line_of_instances_and_the_shrink_and_a_pipe_does_not():
-    import os
-    import pty
-    import select
     import subprocess
 
     args = [
@@ -231,25 +228,8 @@ def test_a_terminal_sees_a_live_line_of_instances_and_the_shrink_and_a_pipe_does
         "--seed",
         "3",
     ]
-    main, side = pty.openpty()
-    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=side, text=True) as proc:
-        os.close(side)
-        seen = b""
-        while True:  # the terminal read until the process has ended and it is drained
-            if select.select([main], [], [], 0.2)[0]:
-                try:
-                    chunk = os.read(main, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-            elif proc.poll() is not None:
-                break
-        out = proc.stdout.read() if proc.stdout else ""
-        proc.wait(timeout=60)
-    os.close(main)
-    assert proc.returncode == 1 and "count" in out and "fuzz:" not in out
+    code, out, seen = on_a_terminal(args)
+    assert code == 1 and "count" in out and "fuzz:" not in out
     assert b"instances tried" in seen and b"shrinking: step" in seen, seen[-300:]
     piped = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert piped.returncode == 1 and "fuzz:" not in piped.stderr

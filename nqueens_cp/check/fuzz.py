@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from ..backends import Backend, BackendError, Unknown, WrongAnswer, oracle_backend
+from ..backends import Backend, BackendError, Unknown, WrongAnswer
 from ..io.formats import write_board
 from ..io.render import draw as drawn
 from ..model.problem import InvalidProblem, Problem, Solution
@@ -375,7 +375,6 @@ class Campaign:
     found: Shrunk | None = None
     first: Problem | None = None  # the instance as drawn, before shrinking
     seconds: float = 0.0
-    stopped: bool = False  # the budget ran out before anything was found (or during the shrink)
 
     def record(self, seed: int, subject: str = "") -> dict[str, object]:
         """The campaign as one JSON record: status, instances tried, seed, families, and the
@@ -425,9 +424,4 @@ def fuzz(
             c.found = shrink(p, finding, subject, families, left, said)
             break
     c.seconds = time.monotonic() - start
-    c.stopped = (c.found is None and left() <= 0) or (c.found is not None and not c.found.minimal)
     return c
-
-
-def default_oracle(time_limit: float | None = None) -> Backend:
-    return oracle_backend(time_limit=time_limit)

@@ -91,8 +91,10 @@ def verify(
         raise UserError(f"--time-limit must be a positive number of seconds, got {time_limit}")
     if one_based and against is None:
         raise UserError("--one-based goes with --against")
-    if task not in ("solve", "count", "first"):
-        raise UserError(f"--task must be solve, count or first, got {task!r}")
+    from ..check.fuzz import TASKS
+
+    if task not in TASKS:
+        raise UserError(f"--task must be one of {', '.join(TASKS)}, got {task!r}")
     if task != "solve" and against is None:
         raise UserError("--task goes with --against")
     if sample is not None and depth is None:

@@ -13,11 +13,13 @@ from typing import Annotated
 import typer
 
 from ..backends import backend_class, oracle_backend, split_name
+from ..backends.base import bad_time_limit
 from ..io.render import draw
 from ..model.problem import Problem, plural
 from .app import EXIT_DISAGREE, UserError, app
 from .options import OneBasedOpt, backend_names
 from .output import backend, echo
+from .output import output as write_to
 
 #: The campaign's budget when --time-limit is not given, and each instance's.
 BUDGET_SECONDS = 60.0
@@ -75,8 +77,9 @@ def fuzz(
         raise UserError(f"--task must be one of {', '.join(fz.TASKS)}, got {task!r}")
     budget = BUDGET_SECONDS if time_limit is None else time_limit
     for flag, value in (("--time-limit", budget), ("--instance-limit", instance_limit)):
-        if not 0 < value < float("inf"):
-            raise UserError(f"{flag} must be a positive number of seconds, got {value}")
+        why = bad_time_limit(value, flag)  # what every other command's limit takes
+        if why:
+            raise UserError(why)
     if one_based and against is None:
         raise UserError("--one-based goes with --against")
     if output is not None and output.suffix.lower() != ".txt":
@@ -94,8 +97,6 @@ def fuzz(
     if campaign.found is None:
         _none_found(campaign, seed, as_json)
         return
-    found = (subject, campaign)
-    subject, campaign = found
     _counterexample(subject, campaign, seed, task, against, output, as_json)
     raise typer.Exit(EXIT_DISAGREE)
 
@@ -155,11 +156,12 @@ def _counterexample(subject, campaign, seed: int, task: str, against, output, as
     p = shrunk.problem
     name = shrunk.finding.subject or subject.name
     if output is not None:
-        output.write_text(write_board(p))
+        with write_to(output) as (f, _):
+            f.write(write_board(p).encode())
     if as_json:
         echo(json.dumps(campaign.record(seed, name)))
         return
-    shape = f"{p.rows}x{p.n}" if p.rows != p.n else f"{p.n}x{p.n}"
+    shape = f"{p.rows}x{p.n}"
     how = "1-minimal" if shrunk.minimal else "partly shrunk (the budget ran out)"
     echo(
         f"{name}: {shrunk.finding.kind} on a {shape} board ({how}, {plural(shrunk.steps, 'step')} from instance "
