@@ -138,12 +138,10 @@ def count_partitioned(
         check_dask_address(dask)
     if workers is not None and not 1 <= workers <= max_workers():
         raise UnsupportedProblem(f"--workers must be 1..{max_workers()} on this machine, got {workers}")
-    part = b.partition(p, depth)
     saved = None if checkpoint is None else journal_fingerprint(checkpoint)
-    if saved is not None and saved != part.fingerprint | {"items": part.size}:  # made under another plan
-        part = b.partition(p, depth, follow=saved, running=not check)
-        if part.followed and note:
-            note(f"{checkpoint} was {part.followed}")
+    part = b.partition(p, depth, follow=saved, running=not check)  # the planned items, or the journal's
+    if part.followed and note:
+        note(f"{checkpoint} was {part.followed}")
     if check:
         assert checkpoint is not None
         total = checked_total(part, checkpoint)
