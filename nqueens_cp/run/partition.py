@@ -104,11 +104,21 @@ def journal_fingerprint(path: Path) -> dict[str, Any] | None:
         if not path.is_file():  # (a FIFO would block the open)
             return None
         with path.open("rb") as f:
-            head = json.loads(f.readline(1 << 20))
-    except (OSError, ValueError, RecursionError):
+            head = _header(f.readline(1 << 20))
+    except OSError:
         return None
-    saved = head.get("fingerprint") if isinstance(head, dict) and head.get("nqueens_checkpoint") == FORMAT else None
+    saved = None if head is None else head["fingerprint"]
     return saved if isinstance(saved, dict) else None
+
+
+def _header(line: str | bytes) -> dict[str, Any] | None:
+    """A journal's first line read as its header, or None where it is not one of this format."""
+    try:
+        head = json.loads(line)
+    except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python parses
+        return None
+    ok = isinstance(head, dict) and head.get("nqueens_checkpoint") == FORMAT and "fingerprint" in head
+    return head if ok else None
 
 
 def _digest(fingerprint: dict[str, Any]) -> str:
@@ -184,11 +194,8 @@ class Checkpoint:
             raise CheckpointError(f"{path}: not a readable checkpoint ({exc.strerror or exc})") from None
         except UnicodeDecodeError as exc:
             raise CheckpointError(f"{path}: not a readable checkpoint ({exc})") from None
-        try:
-            head = json.loads(lines[0]) if lines else None
-        except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python parses
-            head = None
-        if not (isinstance(head, dict) and head.get("nqueens_checkpoint") == FORMAT and "fingerprint" in head):
+        head = _header(lines[0]) if lines else None
+        if head is None:
             raise CheckpointError(f"{path}: not a readable checkpoint (no nqueens checkpoint header on line 1)")
         saved = head["fingerprint"]
         if saved != self.fingerprint:
