@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 import numpy as np
 
+from ..model.batches import BatchCheck
 from ..model.problem import NQueensError, Problem, Rule, Solution
 from ..run.interrupts import deliver
 
@@ -276,6 +277,15 @@ def close_stream(stream: Iterator[Any]) -> None:
         close()
 
 
+def rows_of(batches: Iterator[np.ndarray]) -> Iterator[Solution]:
+    """The rows of `batches` as solutions (tuples of ints); closing it closes the stream."""
+    try:
+        for batch in batches:
+            yield from map(tuple, batch.tolist())
+    finally:
+        close_stream(batches)
+
+
 def counted(sizes: Iterator[int], stats: Stats) -> Outcome:
     """The outcome of a count that adds up `sizes` (solutions, or batches of them) until the
     stream ends or stops early; `stats` is what the stream measured, read when it has ended."""
@@ -309,7 +319,9 @@ class Backend:
     - **optional**, overridden where the backend does better than the generic version:
       `_plan`, `_batches`, `_count`, `_first`, `_count_classes`, `partition` (with
       `capabilities.partition`), `export` (with `capabilities.exports`), `missing`,
-      `_more_ready`;
+      `_more_ready`. A backend that makes its own arrays (`_batches`) has every stream
+      made of them, its solutions checked an array at a time: `_solutions` and `_batches`
+      must then hand out the same solutions;
     - **inherited**, not overridden: the entry points `solutions`, `batches`, `count`,
       `first`, `count_classes`, `count_by_enumeration`. Each checks the plan (what the
       backend can model, the options it can honour, the size limits) before any search,
@@ -446,11 +458,15 @@ class Backend:
     def solutions(self, problem: Problem, stats: Stats | None = None) -> Iterator[Solution]:
         """Stream every solution (nothing is accumulated). The plan is checked now; the stream
         raises Unknown at its end when the search stopped early. `stats`, if given, receives
-        what the search measured. Every solution is checked (`_checked`) before it is handed on."""
-        plan = self.plan(problem, Task.SOLVE)
+        what the search measured. Every solution is checked before it is handed on: an array
+        at a time where the backend makes its own (`batches`), so that checking costs a small
+        part of the search; one by one (`_checked`) where it hands out single solutions."""
+        plan, stats = self.plan(problem, Task.SOLVE), {} if stats is None else stats
         if problem.contradiction:
             return iter(())
-        return self._checked(problem, self._solutions(problem, plan, {} if stats is None else stats))
+        if self._makes_batches:
+            return rows_of(self._checked_batches(problem, self._batches(problem, plan, stats)))
+        return self._checked(problem, self._solutions(problem, plan, stats))
 
     def batches(self, problem: Problem, stats: Stats | None = None) -> Iterator[np.ndarray]:
         """The solutions as 2-D int arrays (a row per solution), for writers that format many
@@ -460,9 +476,14 @@ class Backend:
         plan, stats = self.plan(problem, Task.SOLVE), {} if stats is None else stats
         if problem.contradiction:
             return iter(())
-        if type(self)._batches is Backend._batches:
+        if not self._makes_batches:
             return self._gathered(problem, self._checked(problem, self._solutions(problem, plan, stats)))
         return self._checked_batches(problem, self._batches(problem, plan, stats))
+
+    @property
+    def _makes_batches(self) -> bool:
+        """Whether the backend makes its solutions in arrays (its own `_batches`)."""
+        return type(self)._batches is not Backend._batches
 
     def count(self, problem: Problem) -> Outcome:
         """The number of solutions, or unknown with what was counted before the stop. A backend
@@ -507,8 +528,12 @@ class Backend:
         return f"{self.name} ({solver})" if solver else self.name
 
     def _enumerated(self, problem: Problem, plan: Plan) -> Outcome:
-        """The count of the backend's checked solution stream."""
+        """The count of the backend's checked solution stream (its checked arrays' rows, where
+        it makes arrays)."""
         stats: Stats = {}
+        if self._makes_batches:
+            batches = self._checked_batches(problem, self._batches(problem, plan, stats))
+            return counted((batch.shape[0] for batch in batches), stats)
         return counted((1 for _ in self._checked(problem, self._solutions(problem, plan, stats))), stats)
 
     def _checked(self, problem: Problem, stream: Iterator[Solution]) -> Iterator[Solution]:
@@ -532,9 +557,10 @@ class Backend:
     def _checked_batches(self, problem: Problem, stream: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
         """`stream`'s arrays, each checked as `_checked` checks single solutions."""
         seen: set[bytes] | None = None if self.capabilities.repeat_free else set()
+        check = BatchCheck(problem)
         try:
             for batch in stream:
-                bad = problem.first_invalid(batch)
+                bad = check(batch)
                 if bad is not None:
                     raise WrongAnswer.placement(self.label, batch[bad[0]], bad[1])
                 if seen is not None:

@@ -17,10 +17,10 @@ from enum import StrEnum
 from functools import cached_property
 from math import gcd
 
-import numpy as np
 from numpy import bool_ as np_bool
 from numpy import ndarray as np_ndarray
 
+from .batches import BatchCheck, Tables
 from .pieces import Piece, PieceError, images, piece_of, slide_directions
 
 Square = tuple[int, int]
@@ -29,10 +29,6 @@ Solution = tuple[int, ...]
 #: Largest board accepted. The limit keeps a typo (`10**12`) from allocating per-row masks
 #: until memory runs out; the constructive placement for huge boards works far below it.
 MAX_N = 10_000_000
-
-#: Boards of at most this many rows have their batches of placements checked by numpy
-#: (`Problem.first_invalid`); larger ones row by row.
-VECTOR_ROWS = 64
 
 
 class NQueensError(Exception):
@@ -351,56 +347,15 @@ class Problem:
 
     def first_invalid(self, placements: np_ndarray) -> tuple[int, str] | None:
         """The first row of `placements` (a 2-D array, a placement a row) that is no valid
-        placement, with `explain`'s reason; None when every row is valid.
-
-        The batches an enumerator streams are checked here at numpy speed: columns in range and
-        distinct, blocked and fixed squares, and every pair of rows at each distance against
-        the offsets the rule attacks. A row it flags is confirmed by `explain`, which stays the
-        one authority; boards of many rows (a pair test costs rows^2) go to `explain` row by row."""
-        a = np.asarray(placements)
-        if a.ndim != 2 or a.shape[1] != self.rows or a.shape[0] == 0 or self.rows > VECTOR_ROWS:
-            for i, row in enumerate(a):
-                why = self.explain(tuple(int(c) for c in row) if a.ndim == 2 else row)
-                if why:
-                    return i, why
-            return None
-        n, m = self.n, self.rows
-        bad = ((a < 0) | (a >= n)).any(axis=1)
-        cols = np.clip(a, 0, n - 1)
-        ordered = np.sort(cols, axis=1)
-        bad |= (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
-        grid, attacked = self._batch_tables
-        if grid is not None:
-            bad |= grid[np.arange(m), cols].any(axis=1)
-        for r, c in self.fixed:
-            bad |= cols[:, r] != c
-        for d, table in attacked:
-            bad |= table[cols[:, d:] - cols[:, :-d] + n - 1].any(axis=1)
-        for i in np.flatnonzero(bad):
-            why = self.explain(tuple(int(c) for c in a[i]))
-            if why:
-                return int(i), why
-        return None
+        placement, with `explain`'s reason; None when every row is valid. Checked at numpy
+        speed (`batches`: a stream checks its batches with one `BatchCheck`), each row it flags
+        confirmed by `explain`."""
+        return BatchCheck(self)(placements)
 
     @cached_property
-    def _batch_tables(self) -> tuple[np_ndarray | None, list[tuple[int, np_ndarray]]]:
-        """What `first_invalid` looks up, made once per problem rather than once per batch: the
-        blocked squares as a grid (None when there are none), and for each row distance d that
-        has attacks, which column differences (shifted by n - 1) are attacked."""
-        n, m = self.n, self.rows
-        grid = None
-        if self.blocked:
-            grid = np.zeros((m, n), dtype=bool)
-            for r, c in self.blocked:
-                grid[r, c] = True
-        attacked = []
-        for d in range(1, m):
-            offsets = self.offsets(d)
-            if offsets:
-                table = np.zeros(2 * n - 1, dtype=bool)
-                table[[dc + n - 1 for dc in offsets]] = True
-                attacked.append((d, table))
-        return grid, attacked
+    def _batch_tables(self) -> Tables:
+        """The vectorised checker's tables, made once per problem rather than once per batch."""
+        return Tables.of(self)
 
     def is_solution(self, solution: Sequence[int]) -> bool:
         return self.explain(solution) is None

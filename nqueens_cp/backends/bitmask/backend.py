@@ -38,6 +38,7 @@ from ..base import (
     counted,
     first_of,
     package_version,
+    rows_of,
     symmetric_solutions,
 )
 from . import planner, pysearch
@@ -122,12 +123,7 @@ class BitmaskBackend(Backend):
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
         if plan.algorithm == Algorithm.ROWS_PYTHON:
             return pysearch.solutions(problem, self.deadline(), stats)
-        return self._tuples(self._batches(problem, plan, stats))
-
-    @staticmethod
-    def _tuples(batches: Iterator[np.ndarray]) -> Iterator[Solution]:
-        for batch in batches:
-            yield from map(tuple, batch.tolist())
+        return rows_of(self._batches(problem, plan, stats))
 
     # -- decisions and counts: one dispatch table per task ---------------------------------
 
