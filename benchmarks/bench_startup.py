@@ -1,75 +1,102 @@
-"""Start-up latency of the CLI: `nqueens count 8` and `nqueens count 12`, compiled, cached and warm.
+"""Start-up latency: where a fresh `nqueens` process spends its time, and the small counts.
 
     python benchmarks/bench_startup.py
 
-Each CLI figure is the wall time of a fresh process. A process that has not loaded the compiled
-kernels counts boards up to n = 10 in Python, so `count 8` never imports numba; `count 12` loads
-the count kernel. "compile" runs it with NUMBA_CACHE_DIR pointing at a new empty directory, so
-the kernel is compiled (what the first run after an install pays); "cached" runs it again with
-that directory filled (what every later run pays). The in-process line splits a cached run:
-importing the package, numba, the first kernel call (loads it from disk), and a warm count(8).
+Each CLI figure is the median wall time of --repeat fresh processes on a warm cache (the
+kernels compiled once before): `nqueens --help`, `--version`, `backends`, `count 8`, `count 12`
+(counted a row at a time on numpy arrays, no compiled kernel) and `count 13` (the first size that
+loads the compiled kernels). Then, in process: what importing each part costs (`python -X
+importtime` read for the package, typer, numpy, numba), and the row-at-a-time counter against the
+compiled one for n = 8 to 13, each in a process that has not loaded numba yet (what a user's one
+count pays) and warm, which places the planner's threshold (FRONTIER_MAX_N).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-A000170 = {8: "92", 12: "14200"}
+A000170 = {8: "92", 12: "14200", 13: "73712"}
+COMMANDS = (["--help"], ["--version"], ["backends"], ["count", "8"], ["count", "12"], ["count", "13"])
 
-IN_PROCESS = """
-import time
+#: One count in a fresh process, by one algorithm: (import, first count, a warm count) seconds.
+ONE_COUNT = """
+import sys, time
 t0 = time.perf_counter()
 import nqueens_cp as nq
+from nqueens_cp.backends.base import Deadline
+from nqueens_cp.backends.bitmask import frontier
+n, how = int(sys.argv[1]), sys.argv[2]
+p = nq.Problem(n)
+def run():
+    if how == "numpy":
+        return frontier.count(p, Deadline("bench", None))
+    b = nq.get_backend("bitmask", workers=1)
+    from nqueens_cp.backends.bitmask.planner import Algorithm
+    from nqueens_cp.backends.bitmask.partitions import count_items, for_count
+    items = for_count(p, Algorithm.COUNT_SPLIT if n < 11 else Algorithm.CONSTELLATIONS)
+    return count_items(items, 1, b.deadline(), None, True).count
 t1 = time.perf_counter()
-import numba
+first = run()
 t2 = time.perf_counter()
-assert nq.count(12, workers=1) == 14200
-t3 = time.perf_counter()
 warm = []
-for _ in range(200):
-    s = time.perf_counter()
-    nq.count(8)
-    warm.append(time.perf_counter() - s)
-print(t1 - t0, t2 - t1, t3 - t2, min(warm))
+for _ in range(5):
+    start = time.perf_counter()
+    run()
+    warm.append(time.perf_counter() - start)
+print(t1 - t0, t2 - t1, min(warm), first)
 """
 
 
-def cli_seconds(n: int, env: dict[str, str]) -> float:
-    cmd = [sys.executable, "-c", "from nqueens_cp.entry import main; main()", "count", str(n), "--workers", "1"]
+def cli_seconds(argv: list[str]) -> float:
+    cmd = [sys.executable, "-c", "from nqueens_cp.entry import main; main()", *argv]
     start = time.perf_counter()
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     seconds = time.perf_counter() - start
-    assert out.split() == [A000170[n]], out
+    if argv[0] == "count":
+        assert out.split() == [A000170[int(argv[1])]], out
     return seconds
+
+
+def import_times() -> dict[str, float]:
+    """Seconds of the cumulative import of a few top-level parts, for `nqueens count 12`."""
+    code = "from nqueens_cp.entry import main; import sys; sys.argv = ['nqueens', 'count', '12']; main()"
+    err = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True).stderr
+    wanted = {"typer", "numpy", "numba", "nqueens_cp.cli", "pydantic", "ortools"}
+    found: dict[str, float] = {}
+    for line in err.splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[2].strip() in wanted:
+            found[parts[2].strip()] = max(found.get(parts[2].strip(), 0.0), int(parts[1]) / 1e6)
+    return found
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    compiled, cached8, cached12, parts = [], [], [], []
-    for _ in range(2):
-        with tempfile.TemporaryDirectory() as cache:
-            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-            compiled.append(cli_seconds(12, env))
-            for _ in range(args.repeat):
-                cached8.append(cli_seconds(8, env))
-                cached12.append(cli_seconds(12, env))
-                run = subprocess.run([sys.executable, "-c", IN_PROCESS], env=env, capture_output=True, text=True)
-                parts.append([float(x) for x in run.stdout.split()])
-    best = [min(p[i] for p in parts) for i in range(4)]
-    print(f"nqueens count 8  (Python, no numba):     {min(cached8):.2f} s  (best of {len(cached8)})")
-    print(f"nqueens count 12, kernel compiled:       {min(compiled):.2f} s  (best of {len(compiled)})")
-    print(f"nqueens count 12, kernel from the cache: {min(cached12):.2f} s  (best of {len(cached12)})")
-    print(
-        f"in process: import nqueens_cp {best[0]:.2f} s, import numba {best[1]:.2f} s, "
-        f"first kernel call (count 12) {best[2]:.2f} s, then a warm count(8) {best[3] * 1e3:.2f} ms"
-    )
+    cli_seconds(["count", "13"])  # the kernels compiled and cached, untimed
+    times: dict[str, list[float]] = {" ".join(c): [] for c in COMMANDS}
+    for _ in range(args.repeat):
+        for c in COMMANDS:
+            times[" ".join(c)].append(cli_seconds(c))
+    for name, ts in times.items():
+        print(f"nqueens {name:<12} {statistics.median(ts):.3f} s  (median of {len(ts)})")
+    parts = import_times()
+    print("importing, for count 12: " + ", ".join(f"{k} {v:.3f} s" for k, v in sorted(parts.items())))
+    print(f"{'n':>3} {'numpy: import':>14} {'first':>7} {'warm':>7}   {'compiled: first':>16} {'warm':>7}")
+    for n in range(8, 14):
+        row = []
+        for how in ("numpy", "compiled"):
+            run = subprocess.run([sys.executable, "-c", ONE_COUNT, str(n), how], capture_output=True, text=True)
+            t_import, first, warm, count = (float(x) for x in run.stdout.split())
+            row.append((t_import, first, warm, int(count)))
+        (i, f1, w1, c1), (_, f2, w2, c2) = row
+        assert c1 == c2, (n, c1, c2)
+        print(f"{n:>3} {i:>13.3f}s {f1:>6.3f}s {w1:>6.3f}s   {f2:>15.3f}s {w2:>6.3f}s")
 
 
 if __name__ == "__main__":

@@ -41,7 +41,19 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_WHERE})
 
 
+def version_line() -> str:
+    """`nqueens_cp 0.1.0`, from the installed package's metadata (`nqueens --version`)."""
+    return f"nqueens_cp {__getattr__('__version__')}"
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("nqueens_cp")
+        except PackageNotFoundError:  # (run from a source tree that was never installed)
+            return "unknown"
     if name not in _WHERE:
         raise AttributeError(f"module 'nqueens_cp' has no attribute {name!r}")
     value = getattr(import_module(f".{_WHERE[name]}", __name__), name)

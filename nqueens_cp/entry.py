@@ -25,6 +25,11 @@ def _quit_now(signum: int, _frame: object) -> None:
 def main() -> None:
     signal.signal(signal.SIGINT, _quit_now)
     signal.signal(signal.SIGTERM, _quit_now)
+    if sys.argv[1:] == ["--version"]:  # what `--version` prints, without building the command line
+        from . import version_line
+
+        sys.stdout.write(version_line() + "\n")
+        return
     # `nqueens solve 14 | head` ends quietly, but not by SIGPIPE's default, which would end the
     # process where it is and leave its working folders and solvers behind: a write to the closed
     # pipe raises BrokenPipeError, which ends the run with exit 0 after cleaning up (`cli.app`).

@@ -14,6 +14,7 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
+from nqueens_cp.backends.bitmask.frontier import peak_bytes
 from nqueens_cp.backends.bitmask.partitions.join import memory as join_memory
 from nqueens_cp.run.parallel import default_workers
 
@@ -53,8 +54,10 @@ CASES = [
     Case("other variants, or", Problem(8), "first", "rows", options={"lexicographic": True}),
     Case("other variants, or", Problem(10, "superqueen"), "first", "rows"),
     # count
-    Case("queen-like, n <= 10", Problem(10), "count", "rows-python", says="n <= 10"),
-    Case("queen-like, n <= 10", Problem(9, "superqueen"), "count", "rows-python"),
+    Case("queens or rooks, n <= 12", Problem(12), "count", "rows-numpy", says="n <= 12"),
+    Case("queens or rooks, n <= 12", Problem(12, rows=6, blocked=[(0, 0)]), "count", "rows-numpy"),
+    Case("queens or rooks, n <= 12", Problem(9, "rook", fixed=[(2, 2)]), "count", "rows-numpy"),
+    Case("other queen-like pieces", Problem(9, "superqueen"), "count", "rows-python", says="n <= 10"),
     Case("a plain torus", Problem(13, torus=True), "count", "any-piece", ALL, "wrapped lines"),
     Case("a plain torus", Problem(13, "RN", torus=True), "count", "any-piece", ALL),
     Case("queens on a plain square board", Problem(16), "count", "join", ALL, "half-boards joined"),
@@ -66,10 +69,10 @@ CASES = [
     Case("plain square board, all 8", Problem(13), "unique", "constellations", ALL),
     Case("plain square board, all 8", Problem(13, torus=True), "unique", "constellations", ALL),
     Case("any other plain board", Problem(12, "RN"), "count", "constellations", 1, "classes of ring pieces"),
-    Case("any other plain board", Problem(12, rows=6), "count", "constellations", 1),
-    Case("more than half the board", Problem(12, blocked=_corners(12, 5)), "count", "mrv", says="over half"),
+    Case("any other plain board", Problem(13, rows=6), "count", "constellations", ALL),
+    Case("more than half the board", Problem(13, blocked=_corners(13, 5)), "count", "mrv", says="over half"),
     Case("blocked or fixed squares with", Problem(12, "superqueen", blocked=[(0, 0)]), "count", "any-piece"),
-    Case("other queen or rook boards", Problem(12, blocked=[(0, 0)]), "count", "count-split"),
+    Case("other queen or rook boards", Problem(13, blocked=[(0, 0)]), "count", "count-split", ALL),
     Case("other queen or rook boards", Problem(13, "rook", fixed=[(2, 2)]), "count", "count-split", ALL),
     # solve, and other pieces
     Case("any", Problem(8), "solve", "rows", says="lexicographic"),
@@ -90,6 +93,8 @@ def test_the_plan_of_each_case(case):
     assert case.says in plan.reason, plan.reason
     if plan.algorithm == "join":  # its memory declared, per worker, and kept to the budget
         assert plan.memory == join_memory(case.problem.n) * plan.workers
+    elif plan.algorithm == "rows-numpy":  # its arrays' size, declared before they are made
+        assert plan.memory == peak_bytes(case.problem)
     else:
         assert plan.memory is None
 

@@ -10,6 +10,7 @@ add its name below.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
@@ -87,6 +88,63 @@ def get_backend(name: str | Backend, **options: Any) -> Backend:
     return cls(**options)
 
 
+@dataclass(frozen=True)
+class Installed:
+    """What this machine has of one backend, as `nqueens backends` lists it: its version (None:
+    not installed, and `missing` says what to install, with the command), the sub-solvers it
+    runs here with their versions, the one run by default, and what else the backend says of
+    itself here (`Backend.state`: where our engine's compiled kernels are cached)."""
+
+    name: str
+    version: str | None
+    missing: str | None
+    subsolvers: dict[str, str]
+    default_subsolver: str | None
+    state: dict[str, str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "installed": self.missing is None,
+            "version": self.version,
+            "missing": self.missing,
+            "subsolvers": [{"name": k, "version": v or None} for k, v in sorted(self.subsolvers.items())],
+            "default_subsolver": self.default_subsolver,
+            "state": self.state,
+        }
+
+
+def installed() -> list[Installed]:
+    """Every backend, in BACKENDS order, with what this machine has of it (`Installed`)."""
+    found = []
+    for name in BACKENDS:
+        cls = backend_class(name)
+        missing = cls.missing()
+        here = missing is None
+        found.append(
+            Installed(
+                name,
+                cls.version() if here else None,
+                missing,
+                cls.subsolvers() if here else {},
+                cls.default_subsolver() if here else None,
+                cls.state() if here else {},
+            )
+        )
+    return found
+
+
+def installed_record() -> dict[str, Any]:
+    """`nqueens backends --json`: this package's version and every backend (`Installed`)."""
+    from .base import package_version
+
+    return {
+        "format": "nqueens_cp.backends/1",
+        "nqueens_cp": (package_version("nqueens_cp") or "").removeprefix("nqueens_cp "),
+        "backends": [b.as_dict() for b in installed()],
+    }
+
+
 def oracle_backend(**options: Any) -> Backend:
     """The backend whose capabilities say `oracle` (our engine), with `options`."""
     (name,) = [name for name in BACKENDS if backend_class(name).capabilities.oracle]
@@ -114,6 +172,8 @@ __all__ = [
     "backend_class",
     "counted",
     "get_backend",
+    "installed",
+    "installed_record",
     "options_for",
     "oracle_backend",
     "split_name",

@@ -20,13 +20,12 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
-import numpy as np
-
-from ..model.batches import BatchCheck
 from ..model.problem import NQueensError, Problem, Rule, Solution
 from ..run.interrupts import deliver
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..run.partition import Partition
 
 #: The longest time limit taken (a year): timers (threading, select) overflow far above it.
@@ -369,6 +368,12 @@ class Backend:
         it is not installed. Every backend says it (`package_version` serves most)."""
         raise NotImplementedError(f"backend {cls.name!r} does not say its version")
 
+    @classmethod
+    def state(cls) -> dict[str, str]:
+        """Optional: what else a user should know of the backend on this machine, as short
+        named lines (`nqueens backends` shows them; our engine says where its kernels are)."""
+        return {}
+
     # -- sub-solvers (with `capabilities.subsolver`), asked the same way of every backend -------
 
     @classmethod
@@ -556,6 +561,10 @@ class Backend:
 
     def _checked_batches(self, problem: Problem, stream: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
         """`stream`'s arrays, each checked as `_checked` checks single solutions."""
+        import numpy as np
+
+        from ..model.batches import BatchCheck
+
         seen: set[bytes] | None = None if self.capabilities.repeat_free else set()
         check = BatchCheck(problem)
         try:
@@ -588,6 +597,8 @@ class Backend:
     def _gathered(self, problem: Problem, stream: Iterator[Solution]) -> Iterator[np.ndarray]:
         """`stream` gathered into arrays of at most BATCH_ROWS rows, each handed on as soon as
         the search has no further solution ready."""
+        import numpy as np
+
         n = problem.rows
         chunk: list[Solution] = []
         try:

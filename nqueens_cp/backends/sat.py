@@ -41,7 +41,6 @@ from .base import (
     first_of,
     package_version,
 )
-from .watch import FLAG
 
 #: The largest board modelled: n^2 variables and O(n^2) clauses.
 MAX_N = 500
@@ -354,7 +353,7 @@ class SatBackend(Backend):
     def _models_watched(self, problem: Problem, cnf: Cnf, var: dict, limit: int | None) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
-        from .watch import watched
+        from .watch import FLAG, watched
 
         deadline = self.deadline()
         found = 0

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
-
-import numpy as np
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..model.problem import Problem, Solution
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FORMATS = ("boards", "json", "jsonl", "csv")
 PIECE_LETTER = {"queen": "Q", "rook": "R", "superqueen": "S"}
@@ -34,6 +35,8 @@ _ROWS = {
 def _batches(solutions: Iterable[Solution] | Iterable[np.ndarray], n: int) -> Iterator[np.ndarray]:
     """Arrays of solutions: batches pass through, tuples are gathered into CHUNK-row arrays. A
     stream that ends by raising (a time limit) has what it yielded written first."""
+    import numpy as np  # (here: drawing a board, `nqueens show`, loads no numpy)
+
     chunk: list[Solution] = []
     try:
         for item in solutions:
@@ -70,6 +73,8 @@ def write_solutions(
         out.write((",".join(f"r{r}" for r in range(m)) + "\n").encode())
     elif fmt == "json":
         out.write(b"[")
+    import numpy as np
+
     parts = [np.frombuffer(p, dtype=np.uint8) for p in _ROWS.get(fmt, ())]
     letter = ord(PIECE_LETTER.get(problem.piece, OTHER_LETTER))
     rows = max(1, min(CHUNK, CHUNK_BYTES // k.bytes_per_solution(n)))

@@ -11,16 +11,14 @@ has n columns and `rows` rows (n unless given): one piece per row, in distinct c
 from __future__ import annotations
 
 import numbers
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from math import gcd
+from typing import TYPE_CHECKING
 
-from numpy import bool_ as np_bool
-from numpy import ndarray as np_ndarray
-
-from .batches import BatchCheck, Tables
 from .pieces import Piece, PieceError, images, piece_of, slide_directions
 
 Square = tuple[int, int]
@@ -69,9 +67,22 @@ class Rule(StrEnum):
 PIECES = ("queen", "rook", "superqueen")
 
 
+if TYPE_CHECKING:
+    from numpy import ndarray as np_ndarray
+
+    from .batches import Tables
+
+
+def _numpy_types() -> tuple[type, ...]:
+    """numpy's array and bool types where numpy is loaded (a value cannot be one otherwise):
+    the model is read by commands that never load numpy (`nqueens --help`)."""
+    np = sys.modules.get("numpy")
+    return () if np is None else (np.ndarray, np.bool_)
+
+
 def is_integer(v: object) -> bool:
     """An integer of any kind (numpy's too), but not a bool."""
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool | np_bool)
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, *_numpy_types()[1:]))
 
 
 def _squares(kind: str, squares: Iterable[Sequence[int]]) -> tuple[Square, ...]:
@@ -277,7 +288,7 @@ class Problem:
         Written from the rules alone (O(n) a move, lines marked in bytearrays), independent of
         every backend."""
         n, m = self.n, self.rows
-        if isinstance(solution, str | bytes) or not isinstance(solution, Sequence | np_ndarray):
+        if isinstance(solution, str | bytes) or not isinstance(solution, (Sequence, *_numpy_types()[:1])):
             raise InvalidProblem(f"a placement is a sequence of columns, one per row, got {solution!r}")
         if len(solution) != m:
             return f"has {len(solution)} rows, expected {m}"
@@ -350,11 +361,15 @@ class Problem:
         placement, with `explain`'s reason; None when every row is valid. Checked at numpy
         speed (`batches`: a stream checks its batches with one `BatchCheck`), each row it flags
         confirmed by `explain`."""
+        from .batches import BatchCheck
+
         return BatchCheck(self)(placements)
 
     @cached_property
     def _batch_tables(self) -> Tables:
         """The vectorised checker's tables, made once per problem rather than once per batch."""
+        from .batches import Tables
+
         return Tables.of(self)
 
     def is_solution(self, solution: Sequence[int]) -> bool:

@@ -18,9 +18,12 @@ a square board).
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .problem import Problem, Solution, Square
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: name -> (transpose, reflect rows, reflect columns). Order is the symmetries' numbering.
 TABLE: dict[str, tuple[bool, bool, bool]] = {
@@ -58,6 +61,8 @@ def transform(solution: Solution, name: str, cols: int | None = None) -> Solutio
 
 def table_array(group: tuple[str, ...] = NAMES) -> np.ndarray:
     """The rows of TABLE for `group`, as the (k, 3) int64 array the compiled test takes."""
+    import numpy as np
+
     return np.array([TABLE[g] for g in group], dtype=np.int64).reshape(-1, 3)
 
 

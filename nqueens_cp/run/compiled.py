@@ -35,6 +35,24 @@ def cache_dir() -> str:
     return os.path.join(base, "nqueens_cp", "numba")
 
 
+def cached_kernels() -> tuple[str, int]:
+    """(folder, kernels): where numba keeps this install's kernels, and how many it has
+    cached there (their index files), found without loading numba. numba names a source
+    folder's cache by the folder's name and the SHA-1 of its path."""
+    import nqueens_cp
+
+    folder = os.environ.get("NUMBA_CACHE_DIR") or cache_dir()
+    kernels = 0
+    package = os.path.dirname(os.path.abspath(nqueens_cp.__file__))
+    for source, _dirs, files in os.walk(package):
+        if not any(f.endswith(".py") for f in files):
+            continue
+        sub = os.path.join(folder, f"{os.path.basename(source)}_{hashlib.sha1(source.encode()).hexdigest()}")
+        with contextlib.suppress(OSError):
+            kernels += sum(1 for f in os.listdir(sub) if f.endswith(".nbi"))
+    return folder, kernels
+
+
 def use_user_cache() -> None:
     from numba.core import config
 

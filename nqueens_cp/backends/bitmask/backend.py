@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ...model.problem import Problem, Rule, Solution
 from ...model.symmetry import problem_symmetries
 from ...run.parallel import parse_size
@@ -44,10 +42,10 @@ from ..base import (
 from . import planner, pysearch
 from .construct import construct
 from .planner import Algorithm, mib
-from .searches import SLICE_NODES, enumerate_any, enumerate_arrays
-from .tables import masks_array
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...run.partition import Partition
     from .partitions import Counts
 
@@ -94,6 +92,15 @@ class BitmaskBackend(Backend):
     def version(cls) -> str | None:
         return package_version("nqueens_cp", "numba")
 
+    @classmethod
+    def state(cls) -> dict[str, str]:
+        from ...run.compiled import cached_kernels
+
+        folder, kernels = cached_kernels()
+        if kernels:
+            return {"kernels": f"compiled and cached for this install: {kernels} kernels in {folder}"}
+        return {"kernels": f"not compiled yet: the first count compiles them, once (about a minute), into {folder}"}
+
     def _plan(self, problem: Problem, task: Task) -> Plan:
         from ...run.parallel import default_workers, max_workers, physical_memory
 
@@ -116,6 +123,8 @@ class BitmaskBackend(Backend):
     def _batches(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[np.ndarray]:
         if plan.algorithm == Algorithm.ROWS_PYTHON:
             return super()._batches(problem, plan, stats)
+        from .searches import enumerate_any, enumerate_arrays  # (the compiled kernels, loaded here)
+
         if plan.algorithm == Algorithm.ANY_PIECE:
             return enumerate_any(problem, self.deadline(), stats)
         return enumerate_arrays(problem, self.deadline(), stats)
@@ -161,6 +170,7 @@ class BitmaskBackend(Backend):
         run = {
             Algorithm.MRV: lambda p: self._one_item(self._mrv(p, stop_at=0)),
             Algorithm.ROWS_PYTHON: lambda p: self._one_item(self._count_rows(p)),
+            Algorithm.FRONTIER: lambda p: self._one_item(self._count_frontier(p)),
         }
         if plan.algorithm in run:
             return run[Algorithm(plan.algorithm)](problem)
@@ -183,6 +193,15 @@ class BitmaskBackend(Backend):
         stats: Stats = {}
         return counted((1 for _ in pysearch.solutions(problem, self.deadline(), stats)), stats)
 
+    def _count_frontier(self, problem: Problem) -> Outcome:
+        """Count a small board a row at a time on numpy arrays (no compiled kernel loaded)."""
+        from . import frontier
+
+        try:
+            return Outcome(Status.SOLVED, count=frontier.count(problem, self.deadline()), stats={})
+        except Unknown as exc:  # (a time limit: nothing is counted before the last row)
+            return Outcome(Status.UNKNOWN, count=0, reason=exc.reason, stats={})
+
     def _count_items(self, problem: Problem, plan: Plan, bounded: bool = True) -> Counts:
         """A count cut into numbered work items (`partitions/`), the same items `partition`
         hands to checkpoints and Dask, on the pool or in this process."""
@@ -194,7 +213,11 @@ class BitmaskBackend(Backend):
     def _mrv(self, problem: Problem, stop_at: int) -> Outcome:
         """The constrained-board search in budgeted slices: the first solution (stop_at = 1)
         or the count (stop_at = 0)."""
+        import numpy as np
+
         from .kernels import mrv as k
+        from .searches import SLICE_NODES
+        from .tables import masks_array
 
         deadline = self.deadline()
         masks = masks_array(problem)

@@ -14,7 +14,7 @@ from typing import Any
 from ...model.problem import Problem
 from ..base import Plan, Task, UnsupportedProblem
 from .construct import has_closed_form
-from .tables import mirrored, translated
+from .folds import mirrored, translated
 
 #: Boards up to this many columns fit one uint64 per row and run compiled.
 MAX_COMPILED_N = 64
@@ -26,6 +26,11 @@ MAX_PYTHON_SEARCH_N = 5000
 #: Queen-like boards up to this size are counted in Python, which costs less than loading the
 #: compiled kernels into a fresh process (docs/benchmarks.md § Counting in Python up to n = 10).
 PYTHON_COUNT_MAX_N = 10
+
+#: Queen and rook boards up to this size are counted a row at a time on numpy arrays
+#: (`frontier`), in less time than loading the compiled kernels takes in a fresh process
+#: (docs/benchmarks.md § Counting small boards without the compiled kernels).
+FRONTIER_MAX_N = 12
 
 #: A plain count is spread over a process pool from this size (when more than one worker may
 #: be used); below it the whole count takes less than starting a pool.
@@ -56,6 +61,7 @@ class Algorithm(StrEnum):
     MRV = "mrv"
     ROWS = "rows"
     ROWS_PYTHON = "rows-python"
+    FRONTIER = "rows-numpy"
     COUNT_SPLIT = "count-split"
     CANONICAL = "canonical"
     CONSTELLATIONS = "constellations"
@@ -187,6 +193,11 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
             return Plan(task, Algorithm.ROWS_PYTHON, f"{wide}, and no closed form")
         return Plan(task, Algorithm.ROWS, "a variant with no closed form for this n")
 
+    if task == Task.COUNT and n <= FRONTIER_MAX_N and problem.rule.notation in ("Q", "R") and not problem.torus:
+        from .frontier import peak_bytes
+
+        why = f"n <= {FRONTIER_MAX_N}: a row at a time on numpy arrays, cheaper than loading the compiled kernels"
+        return Plan(task, Algorithm.FRONTIER, why, memory=peak_bytes(problem))
     if generic:
         if task == Task.COUNT:  # symmetry classes, or sub-problems of two pinned rows (partitions.pieces)
             w = workers or parallel

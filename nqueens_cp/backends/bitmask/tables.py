@@ -13,6 +13,7 @@ import numpy as np
 
 from ...model.pieces import images, slide_directions
 from ...model.problem import Problem
+from .folds import mirrored, translated
 from .pysearch import column_masks
 
 
@@ -112,20 +113,6 @@ def ring_lines(m: int, n: int, ring: int) -> tuple[int, int, int, int]:
 
 
 # -- the symmetries a count folds ----------------------------------------------------------
-
-def translated(problem: Problem) -> bool:
-    """A plain torus: moving every piece one column over maps solutions onto solutions (see
-    first_rows), an n-fold symmetry beside the 8 of the square."""
-    return problem.torus and problem.is_plain
-
-
-def mirrored(problem: Problem) -> bool:
-    """Whether reflecting the columns maps the problem (piece, blocked and fixed squares) onto
-    itself, so that a count may search half of the first row."""
-    from ...model.symmetry import problem_symmetries
-
-    return "flip-cols" in problem_symmetries(problem)
-
 
 def first_rows(problem: Problem) -> list[tuple[int, int, int]]:
     """The count as parts (columns allowed in row 0, in row 1, weight), by the symmetries that
