@@ -8,15 +8,36 @@ costs nothing before its signal handlers are in place.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what a type checker sees; at run time each name loads on first use
+    from .api import check, count, count_classes, first, solve, solve_n_queens, total_n_queens
+    from .backends import (
+        BACKENDS,
+        Outcome,
+        Reason,
+        Status,
+        TimeLimitReached,
+        Unknown,
+        UnsupportedProblem,
+        get_backend,
+    )
+    from .check.verify import Verdict, verify
+    from .model.pieces import Piece
+    from .model.problem import InvalidProblem, NQueensError, Problem, Rule, Solution
+
+    __version__: str
 
 _WHERE = {
+    "check": "api",
     "count": "api",
     "count_classes": "api",
     "first": "api",
     "solve": "api",
     "solve_n_queens": "api",
     "total_n_queens": "api",
+    "Verdict": "check.verify",
+    "verify": "check.verify",
     "BACKENDS": "backends",
     "Outcome": "backends",
     "Reason": "backends",
@@ -33,7 +54,32 @@ _WHERE = {
     "Solution": "model.problem",
 }
 
-__all__ = sorted(_WHERE)
+#: The API (the names of `_WHERE`, written out for the tools that read __all__).
+__all__ = [
+    "BACKENDS",
+    "InvalidProblem",
+    "NQueensError",
+    "Outcome",
+    "Piece",
+    "Problem",
+    "Reason",
+    "Rule",
+    "Solution",
+    "Status",
+    "TimeLimitReached",
+    "Unknown",
+    "UnsupportedProblem",
+    "Verdict",
+    "check",
+    "count",
+    "count_classes",
+    "first",
+    "get_backend",
+    "solve",
+    "solve_n_queens",
+    "total_n_queens",
+    "verify",
+]
 
 
 def __dir__() -> list[str]:

@@ -129,3 +129,21 @@ def test_the_declared_peak_bounds_every_row_of_partial_placements():
     for n in range(1, 10):
         peak = max(_rectangle_count(n, k, "queen", (), ()) for k in range(1, n + 1))
         assert frontier.PEAK_ENTRIES[n] >= peak
+
+
+def test_python_dash_m_runs_the_command_line():
+    r = subprocess.run([sys.executable, "-m", "nqueens_cp", "count", "6"], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout.split()) == (0, [str(A000170[5])]), r.stderr
+
+
+def test_the_api_names_load_and_are_typed():
+    """Every name of the API loads on first use; `__all__` lists exactly them; the package says
+    it is typed (py.typed, shipped as package data) for the type checkers of its users."""
+    from importlib.resources import files
+
+    import nqueens_cp
+
+    assert nqueens_cp.__all__ == sorted(nqueens_cp._WHERE)
+    for name in nqueens_cp.__all__:
+        assert getattr(nqueens_cp, name) is not None
+    assert files("nqueens_cp").joinpath("py.typed").is_file()

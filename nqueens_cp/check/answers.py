@@ -106,7 +106,7 @@ def _columns(lines: Iterator[tuple[int, str]], one_based: bool) -> Iterator[Answ
 
 
 def _board(rows: list[str], number: int, problem: Problem) -> Answer:
-    cols = []
+    cols: list[int] = []
     for r, row in enumerate(rows):
         placed = [c for c, ch in enumerate(row.strip()) if ch in PIECE_CHARS]
         if len(placed) != 1:

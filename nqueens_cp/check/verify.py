@@ -15,6 +15,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..api import known
 from ..backends import (
@@ -136,7 +137,7 @@ class Verdict:
 
 def _backends(
     names: Sequence[str | Backend] | None,
-    options: dict[str, dict],
+    options: dict[str, dict[str, Any]],
     problem: Problem,
     time_limit: float | None,
     task: str = "solve",
@@ -200,7 +201,7 @@ def _warm(b: Backend, p: Problem) -> None:
 def verify(
     problem: Problem | int,
     backends: Sequence[str | Backend] | None = None,
-    options: dict[str, dict] | None = None,
+    options: dict[str, dict[str, Any]] | None = None,
     time_limit: float | None = None,
 ) -> Verdict:
     """Enumerate with each backend and compare solution sets. Holds each backend's solution set
@@ -295,7 +296,7 @@ def verify_partition(
     depth: int = 2,
     sample: int | None = None,
     seed: int = 0,
-    options: dict[str, dict] | None = None,
+    options: dict[str, dict[str, Any]] | None = None,
     progress: Callable[[int, int], None] | None = None,
     time_limit: float | None = None,
 ) -> Verdict:
@@ -315,8 +316,10 @@ def verify_partition(
             start = time.perf_counter()
             try:
                 b.plan(sub, "count")
-                counts[b.name] = known(b.count(sub), b).count
-                run.count = (run.count or 0) + counts[b.name]
+                found = known(b.count(sub), b).count
+                assert found is not None  # (a known count)
+                counts[b.name] = found
+                run.count = (run.count or 0) + found
             except Unknown as exc:
                 run.unknown = f"{exc.reason.value}, prefix {[list(sq) for sq in prefix]}"
             except BackendError as exc:

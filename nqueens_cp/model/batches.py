@@ -26,10 +26,17 @@ import numpy as np
 class Judged(Protocol):
     """What the checker reads of a problem (a `Problem`; this module comes before it)."""
 
-    n: int
-    rows: int
-    blocked: tuple[tuple[int, int], ...]
-    fixed: tuple[tuple[int, int], ...]
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def rows(self) -> int: ...
+
+    @property
+    def blocked(self) -> tuple[tuple[int, int], ...]: ...
+
+    @property
+    def fixed(self) -> tuple[tuple[int, int], ...]: ...
 
     @property
     def line_model(self) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...]]: ...

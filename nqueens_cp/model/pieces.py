@@ -21,7 +21,7 @@ leaper), `[a,b]+` (a rider) and `line(a,b)`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from math import gcd
@@ -96,9 +96,9 @@ class Piece:
 
     @staticmethod
     def of(
-        leapers: list | tuple | frozenset = (),
-        riders: list | tuple | frozenset = (),
-        lines: list | tuple | frozenset = (),
+        leapers: Iterable[Move] = (),
+        riders: Iterable[Move] = (),
+        lines: Iterable[Move] = (),
         label: str = "",
     ) -> Piece:
         """A checked piece: moves normalised, those another move covers dropped."""
@@ -293,8 +293,9 @@ _TOKEN = re.compile(r"\[(-?\d+),(-?\d+)\](\+?)|line\((-?\d+),(-?\d+)\)|[A-Z]|.",
 
 
 @cache
-def parse(text: str) -> Piece:
-    """A piece from a name or Betza's notation (see the module); PieceError says what is wrong."""
+def parse(text: object) -> Piece:
+    """A piece from a name or Betza's notation (see the module); PieceError says what is wrong,
+    a value that is no string included."""
     if not isinstance(text, str) or not text.strip():
         raise PieceError(f"a piece is a name or Betza's notation, got {text!r}")
     spec = NAMES.get(text.strip().lower(), text.strip())
@@ -347,4 +348,4 @@ def piece_of(value: object) -> Piece:
     """A Piece from a Piece, a name or Betza's notation."""
     if isinstance(value, Piece):
         return Piece.of(value.leapers, value.riders, value.lines, value.label)
-    return parse(value)  # type: ignore[arg-type]
+    return parse(value)

@@ -119,6 +119,18 @@ class Problem:
     rows: int = None  # type: ignore[assignment]  # None means n; always an int once built
     _rule: Piece = field(init=False, repr=False, compare=False)
 
+    if TYPE_CHECKING:  # what the generated __init__ takes: the fields as given, before they are built
+
+        def __init__(
+            self,
+            n: int,
+            piece: str | Piece = "queen",
+            blocked: Iterable[Sequence[int]] = (),
+            fixed: Iterable[Sequence[int]] = (),
+            torus: bool = False,
+            rows: int | None = None,
+        ) -> None: ...
+
     def __post_init__(self) -> None:
         n = self.n
         if not is_integer(n):
