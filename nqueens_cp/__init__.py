@@ -11,7 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what a type checker sees; at run time each name loads on first use
-    from .api import check, count, count_classes, first, solve, solve_n_queens, total_n_queens
+    from .api import check, count, count_classes, draw, first, solve, solve_n_queens, total_n_queens
     from .backends import (
         BACKENDS,
         Outcome,
@@ -32,6 +32,7 @@ _WHERE = {
     "check": "api",
     "count": "api",
     "count_classes": "api",
+    "draw": "api",
     "first": "api",
     "solve": "api",
     "solve_n_queens": "api",
@@ -73,6 +74,7 @@ __all__ = [
     "check",
     "count",
     "count_classes",
+    "draw",
     "first",
     "get_backend",
     "solve",

@@ -7,7 +7,7 @@ it after yielding the solutions found before the stop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +31,7 @@ from .model.problem import InvalidProblem, Problem, Solution, as_problem, board_
 
 if TYPE_CHECKING:
     from .check.answers import Judgement
+    from .model.drawing import Drawing
 
 
 def prepare(
@@ -180,6 +181,13 @@ def check(problem: Problem | int, answers: str | Iterable[str], one_based: bool 
     p = as_problem(problem)
     lines = answers.splitlines() if isinstance(answers, str) else answers
     return judge(read_answers(lines, p, one_based), p)
+
+
+def draw(problem: Problem | int, solution: Sequence[int] | None = None) -> Drawing:
+    """The board, with `solution` placed on it: an SVG in a notebook, text when printed."""
+    from .model.drawing import Drawing
+
+    return Drawing(as_problem(problem), None if solution is None else tuple(int(c) for c in solution))
 
 
 def solve_n_queens(n: int) -> list[list[str]]:

@@ -441,3 +441,43 @@ def count_parts(
     if deadline is not None:
         deadline.check(int(out.sum()))
     return int(out.sum())
+
+
+# -- headless Chromium, for the tests of what a browser shows (the report, the boards' SVG) --
+
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+
+def browser_missing() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[test]')"
+    if not (BROWSER and DRIVER):
+        return "Chromium and its driver are not installed (apt-get install chromium chromium-driver)"
+    return None
+
+
+browser_test = pytest.mark.skipif(browser_missing() is not None, reason=browser_missing() or "")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    if browser_missing():
+        pytest.skip(browser_missing())
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = BROWSER
+    profile = tmp_path_factory.mktemp("chromium")  # its profile goes with the test's files, not in $TMPDIR
+    flags = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1800")
+    options.add_argument(f"--user-data-dir={profile}")
+    for flag in flags:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()

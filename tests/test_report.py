@@ -6,7 +6,6 @@ Chromium or its driver is missing (apt-get install chromium chromium-driver)."""
 import csv
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,23 +13,7 @@ import pytest
 
 from nqueens_cp.bench.html import RunSet, page
 from nqueens_cp.bench.results import Row
-from tests.conftest import run, script
-
-BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-
-
-def _missing() -> str | None:
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install -e '.[test]')"
-    if not (BROWSER and DRIVER):
-        return "Chromium and its driver are not installed (apt-get install chromium chromium-driver)"
-    return None
-
-
-browser_test = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
+from tests.conftest import browser_test, run, script
 
 #: The fields the rows of these tests share: a queen's run, solved and checked.
 SOLVED = {"piece": "queen", "torus": False, "status": "solved", "check": "ok"}
@@ -53,27 +36,6 @@ def runs(tmp_path_factory) -> Path:
         w.writeheader()
         w.writerows(rows)
     return out
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    if _missing():
-        pytest.skip(_missing())
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = BROWSER
-    profile = tmp_path_factory.mktemp("chromium")  # its profile goes with the test's files, not in $TMPDIR
-    flags = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1800")
-    options.add_argument(f"--user-data-dir={profile}")
-    for flag in flags:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
 
 
 def _open(browser, path: Path):

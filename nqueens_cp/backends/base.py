@@ -84,6 +84,20 @@ class Outcome:
         if (self.status is Status.UNKNOWN) != (self.reason is not None):
             raise ValueError(f"an outcome has a reason exactly when it is unknown: {self.status}, {self.reason}")
 
+    def _repr_html_(self) -> str:
+        """The outcome as a table, for a notebook."""
+        from ..model.drawing import html_table
+
+        rows: list[tuple[str, object]] = [("status", self.status.value)]
+        if self.count is not None:
+            rows.append(("count" if self.status is not Status.UNKNOWN else "found before the stop", self.count))
+        if self.solution is not None:
+            rows.append(("solution", list(self.solution)))
+        if self.reason is not None:
+            rows.append(("reason", self.reason.value))
+        rows += [(k, v) for k, v in sorted(self.stats.items())]
+        return html_table("outcome", ("", ""), rows)
+
 
 class BackendError(NQueensError):
     pass

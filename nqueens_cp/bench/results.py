@@ -259,8 +259,23 @@ class Summary:
         return dict(self.__dict__)
 
 
-def summarize(rows: Iterable[Row], backends: list[str], time_limit: float | None) -> list[Summary]:
-    out = []
+class Summaries(list[Summary]):
+    """A comparison's summary, a line per backend; a table in a notebook."""
+
+    def _repr_html_(self) -> str:
+        from ..model.drawing import html_table
+
+        header = ("backend", "runs", "solved", "unknown", "wrong", "unsupported", "seconds", "median", "PAR-2")
+        rows = [
+            (s.backend, s.runs, s.solved, s.unknown, s.wrong, s.unsupported, f"{s.total_seconds:.2f}",
+             "" if s.median_seconds is None else f"{s.median_seconds:.3f}", "" if s.par2 is None else f"{s.par2:.1f}")
+            for s in self
+        ]
+        return html_table("comparison", header, rows)
+
+
+def summarize(rows: Iterable[Row], backends: list[str], time_limit: float | None) -> Summaries:
+    out = Summaries()
     rows = list(rows)
     for name in backends:
         mine = [r for r in rows if r.backend == name]

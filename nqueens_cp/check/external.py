@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..backends import Backend, Unknown
-from ..io.render import draw
+from ..model.drawing import draw
 from ..model.problem import NQueensError, Problem, Solution, plural
 from ..run.programs import run_group
 from .answers import Judgement, judge, read_answers

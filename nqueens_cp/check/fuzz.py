@@ -25,7 +25,7 @@ from typing import Protocol
 
 from ..backends import Backend, BackendError, Unknown, WrongAnswer
 from ..io.formats import write_board
-from ..io.render import draw as drawn
+from ..model.drawing import draw as drawn
 from ..model.problem import InvalidProblem, Problem, Solution
 from .answers import AnswerFormatError, judge, read_answers
 from .external import SHOWN, Comparison, ProgramFailed, ProgramTimeout, command, program_output

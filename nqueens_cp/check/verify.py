@@ -125,6 +125,18 @@ class Verdict:
         lines.append(said[self.status])
         return lines
 
+    def _repr_html_(self) -> str:
+        """The verdict as a table of runs and a list of differences, for a notebook."""
+        from ..model.drawing import html_table
+
+        header = ("backend", "solutions", "seconds", "algorithm", "version", "")
+        rows = []
+        for r in self.runs:
+            said = r.error or (f"{r.unknown} reached" if r.unknown else "")
+            rows.append((r.backend, r.count, f"{r.seconds:.3f}", r.plan, r.version, said))
+        notes = self.describe()[len(self.runs) : -1]
+        return html_table(f"{self.problem}: {self.describe()[-1]}", header, rows, notes)
+
     @property
     def status(self) -> str:
         """agree, disagree, unknown (a run stopped, no difference found) or nothing compared."""

@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from ..io.formats import write_board
-from ..io.render import MAX_DRAWN_N, draw
+from ..io.render import MAX_DRAWN_N
+from ..model.drawing import draw
 from .app import UserError, app
 from .options import PROBLEM, NArg, ProblemSpec, problem_options
 from .output import echo, output

@@ -14,7 +14,7 @@ import typer
 
 from ..backends import backend_class, oracle_backend, split_name
 from ..backends.base import bad_time_limit
-from ..io.render import draw
+from ..model.drawing import draw
 from ..model.problem import Problem, plural
 from .app import EXIT_DISAGREE, UserError, app
 from .options import OneBasedOpt, backend_names

@@ -15,7 +15,8 @@ from .. import api
 from ..backends import DEFAULT_BACKEND, Outcome, Status, Unknown, backend_class
 from ..backends.base import bad_time_limit
 from ..backends.claims import checked_claim, checked_stream
-from ..io.render import FORMATS, MAX_DRAWN_N, draw, write_solutions
+from ..io.render import FORMATS, MAX_DRAWN_N, write_solutions
+from ..model.drawing import draw
 from ..run.interrupts import tell
 from .app import PartialResult, Terminated, UserError, app
 from .options import (

@@ -305,7 +305,7 @@ def write_board(problem: Problem) -> str:
     A square both blocked and pre-placed is refused: a square of the file holds one of X and Q,
     and writing either one would read back as another problem (`show` wrote Q, dropping the
     block, so the board read back had solutions where the problem has none)."""
-    from .render import draw
+    from ..model.drawing import draw
 
     both = sorted(set(problem.blocked) & set(problem.fixed))
     if both:

@@ -6,15 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
+from ..model.drawing import OTHER_LETTER, PIECE_LETTER
 from ..model.problem import Problem, Solution
 
 if TYPE_CHECKING:
     import numpy as np
 
 FORMATS = ("boards", "json", "jsonl", "csv")
-PIECE_LETTER = {"queen": "Q", "rook": "R", "superqueen": "S"}
-#: Any other piece is drawn as P.
-OTHER_LETTER = "P"
 
 #: Solutions are formatted and written in chunks of at most this many, one write call each...
 CHUNK = 4096
@@ -98,20 +96,3 @@ def write_solutions(
     if fmt == "json":
         out.write(b"]\n")
     return written
-
-
-def draw(problem: Problem, solution: Solution | None = None) -> list[str]:
-    """The board as text rows: '.' free, 'X' blocked, and pieces. Without a solution the drawing
-    is the instance in the plain-text board format ('Q' for a fixed piece), readable back with
-    --model. With one, placed pieces show as 'Q' (or 'R') and pre-placed ones as 'F'."""
-    grid = [["."] * problem.n for _ in range(problem.rows)]
-    for r, c in problem.blocked:
-        grid[r][c] = "X"
-    fixed_mark = "Q" if solution is None else "F"
-    if solution is not None:
-        letter = PIECE_LETTER.get(problem.piece, OTHER_LETTER)
-        for r, c in enumerate(solution):
-            grid[r][c] = letter
-    for r, c in problem.fixed:
-        grid[r][c] = fixed_mark
-    return [" ".join(row) for row in grid]

@@ -384,6 +384,12 @@ class Problem:
 
         return Tables.of(self)
 
+    def _repr_svg_(self) -> str | None:
+        """The board drawn, for Jupyter (`model.drawing`)."""
+        from .drawing import Drawing
+
+        return Drawing(self)._repr_svg_()
+
     def is_solution(self, solution: Sequence[int]) -> bool:
         return self.explain(solution) is None
 
