@@ -75,7 +75,7 @@ def _cli(cache, *args: str) -> tuple[int, str, str]:
 @pytest.mark.long
 def test_corrupt_numba_cache_files_are_compiled_again(tmp_path):
     _own_kernel(tmp_path)
-    assert _cli(tmp_path, "count", "12") == (0, "14200", "")  # the queen's kernels cached too
+    assert _cli(tmp_path, "count", "13") == (0, "73712", "")  # the queen's kernels cached too
     corrupted = 0
     for folder, _, files in os.walk(tmp_path):
         for i, name in enumerate(sorted(files)):
@@ -84,7 +84,7 @@ def test_corrupt_numba_cache_files_are_compiled_again(tmp_path):
                     f.write(b"" if i % 2 else b"\x80\x04not a pickle")
                 corrupted += 1
     assert corrupted >= 4
-    for args, expected in ((["count", "10", "--piece", "RN"], A137774[9]), (["count", "12"], 14200)):
+    for args, expected in ((["count", "10", "--piece", "RN"], A137774[9]), (["count", "13"], 73712)):
         assert _cli(tmp_path, *args) == (0, str(expected), "")
     assert _own_kernel(tmp_path)[0] == A137774[9]
 
@@ -109,22 +109,22 @@ def test_a_crafted_or_borrowed_cache_file_is_never_loaded(tmp_path):
     from nqueens_cp.run.compiled import MAGIC
 
     cache = tmp_path / "cache"
-    assert _cli(cache, "count", "12") == (0, "14200", "")
+    assert _cli(cache, "count", "13") == (0, "73712", "")
     kernels = sorted(cache.rglob("*.nbc"))
     assert len(kernels) >= 2
     made = tmp_path / "made-by-a-cache-file"
     crafted = pickle.dumps(_Crafted(made))
     for i, path in enumerate(sorted(cache.rglob("*.nb[ci]"))):
         path.write_bytes(crafted if i % 2 else MAGIC + bytes(32) + crafted)  # bare, or with a forged seal
-    assert _cli(cache, "count", "12") == (0, "14200", "")
+    assert _cli(cache, "count", "13") == (0, "73712", "")
     assert not made.exists()
     assert pickle.dumps(_Crafted(made)) not in [p.read_bytes() for p in cache.rglob("*.nb[ci]")]  # written anew
     borrowed = sorted(cache.rglob("*.nbc"))
     contents = [path.read_bytes() for path in borrowed]
     for path, other in zip(borrowed, contents[1:] + contents[:1], strict=True):  # each kernel holds another's file
         path.write_bytes(other)
-    assert _cli(cache, "count", "12") == (0, "14200", "")
-    assert _cli(cache, "count", "11") == (0, "2680", "")
+    assert _cli(cache, "count", "13") == (0, "73712", "")
+    assert _cli(cache, "count", "14") == (0, "365596", "")
 
 
 def _count_on_a_terminal(cache: Path, n: int) -> tuple[str, bytes]:
@@ -138,10 +138,10 @@ def _count_on_a_terminal(cache: Path, n: int) -> tuple[str, bytes]:
 @pytest.mark.long
 def test_the_first_compile_is_announced_once_on_a_terminal(tmp_path):
     """The first count after an install paused for up to a minute without a word."""
-    out, seen = _count_on_a_terminal(tmp_path, 12)
-    assert out.strip() == "14200" and seen.count(b"compiling the search kernels") == 1
-    out, seen = _count_on_a_terminal(tmp_path, 12)  # compiled now: nothing to say
-    assert out.strip() == "14200" and b"compiling" not in seen
+    out, seen = _count_on_a_terminal(tmp_path, 13)
+    assert out.strip() == "73712" and seen.count(b"compiling the search kernels") == 1
+    out, seen = _count_on_a_terminal(tmp_path, 13)  # compiled now: nothing to say
+    assert out.strip() == "73712" and b"compiling" not in seen
 
 
 def test_the_compile_notice_is_said_once_on_stderr_whatever_it_is(monkeypatch):

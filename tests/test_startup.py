@@ -147,3 +147,13 @@ def test_the_api_names_load_and_are_typed():
     for name in nqueens_cp.__all__:
         assert getattr(nqueens_cp, name) is not None
     assert files("nqueens_cp").joinpath("py.typed").is_file()
+
+
+def test_a_small_count_cut_into_items_is_cut_as_the_compiled_counts_cut_it():
+    """`count 12 --checkpoint` reported the row-at-a-time plan for work items that plan never
+    makes: a count cut into items (checkpoints, Dask) is planned without it."""
+    engine = nq.get_backend("bitmask")
+    part = engine.partition(nq.Problem(12))
+    assert part.algorithm == "constellations" and part.size > 1
+    total, plan = nq.api.count_partitioned(nq.Problem(12), workers=1)
+    assert total == A000170[11] and plan.algorithm == "constellations"

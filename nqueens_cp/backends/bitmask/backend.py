@@ -270,6 +270,10 @@ class BitmaskBackend(Backend):
         from .partitions.join import memory
 
         plan = self.plan(problem, Task.COUNT)
+        if plan.algorithm == Algorithm.FRONTIER:  # (it makes no work items: the count cut as it was before)
+            from ...run.parallel import default_workers
+
+            plan = planner.plan(problem, Task.COUNT, self.settings, default_workers(), cut=True)
         part = for_count(problem, Algorithm(plan.algorithm), depth).partition()
         per = None if plan.memory is None else plan.memory // plan.workers
         part = replace(part, algorithm=plan.algorithm, memory=per, workers=None if per is None else plan.workers)

@@ -150,7 +150,9 @@ def _unusable_share(problem: Problem) -> float:
     return 1 - sum(m.bit_count() for m in problem.row_masks) / problem.n**2
 
 
-def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers: int) -> Plan:
+def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers: int, cut: bool = False) -> Plan:
+    """The algorithm for `task` (the table in docs/backends.md). With `cut`, a count that is to
+    be cut into numbered work items (checkpoints, Dask): the row-at-a-time count makes none."""
     n = problem.n
     jit = jit_enabled()
     classic = specialised(problem)
@@ -193,7 +195,8 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
             return Plan(task, Algorithm.ROWS_PYTHON, f"{wide}, and no closed form")
         return Plan(task, Algorithm.ROWS, "a variant with no closed form for this n")
 
-    if task == Task.COUNT and n <= FRONTIER_MAX_N and problem.rule.notation in ("Q", "R") and not problem.torus:
+    small = n <= FRONTIER_MAX_N and problem.rule.notation in ("Q", "R") and not problem.torus
+    if task == Task.COUNT and small and not cut:
         from .frontier import peak_bytes
 
         why = f"n <= {FRONTIER_MAX_N}: a row at a time on numpy arrays, cheaper than loading the compiled kernels"
