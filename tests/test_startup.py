@@ -155,5 +155,7 @@ def test_a_small_count_cut_into_items_is_cut_as_the_compiled_counts_cut_it():
     engine = nq.get_backend("bitmask")
     part = engine.partition(nq.Problem(12))
     assert part.algorithm == "constellations" and part.size > 1
-    total, plan = nq.api.count_partitioned(nq.Problem(12), workers=1)
+    from nqueens_cp.api import count_partitioned
+
+    total, plan = count_partitioned(nq.Problem(12), workers=1)
     assert total == A000170[11] and plan.algorithm == "constellations"
