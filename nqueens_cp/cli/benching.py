@@ -75,6 +75,10 @@ def compare(
         Path | None,
         typer.Option("--html", help="Write the report as one self-contained web page (kept current while it runs)."),
     ] = None,
+    benchexec: Annotated[
+        Path | None,
+        typer.Option("--benchexec", help="Write BenchExec result files for its table-generator (a file per backend)."),
+    ] = None,
 ) -> None:
     """Run backends side by side over instances with hard limits; check every answer (exit 1 on a wrong one)."""
     from ..bench import compare as c
@@ -105,6 +109,8 @@ def compare(
         pyplot()
     if html is not None:
         writable(html, (".html", ".htm"), "--html")
+    if benchexec is not None:
+        writable(benchexec, (".xml",), "--benchexec")
     started = time.time()
     instances: list[c.Instance] = []
     if ns:
@@ -156,6 +162,10 @@ def compare(
 
         draw_plot(everything, backends, time_limit, plot)
     campaign.finish(everything)
+    if benchexec is not None:
+        from ..bench.benchexec import write as write_benchexec
+
+        write_benchexec(benchexec, everything, about(time.time()))
     bad = c.wrong(everything)
     if bad:
         first = f"{bad[0].instance} {bad[0].backend}: {bad[0].check}"
@@ -172,17 +182,34 @@ def writable(path: Path, suffixes: tuple[str, ...], flag: str) -> None:
         raise UserError(f"cannot write {path}: its folder is missing or not writable")
 
 
+#: What `report --to` writes besides the web page.
+REPORT_FORMATS = ("benchexec",)
+
+
 @app.command()
 def report(
     runs: Annotated[list[Path], typer.Argument(metavar="RUNS", help="Results files of compare -o (.csv or .jsonl).")],
-    html: Annotated[Path, typer.Option("--html", help="The web page to write.")],
+    html: Annotated[Path | None, typer.Option("--html", help="The web page to write.")] = None,
+    to: Annotated[
+        str | None, typer.Option("--to", help="benchexec: BenchExec result files (-o FILE.xml; a file per backend).")
+    ] = None,
+    target: Annotated[Path | None, typer.Option("--output", "-o", help="With --to: the file to write.")] = None,
 ) -> None:
-    """Render saved comparison runs as one web page; several files side by side, rows matched by instance, backend."""
+    """Render saved comparison runs as one web page (several files side by side, rows matched by instance and
+    backend), or as BenchExec result files for its table-generator (--to benchexec)."""
     from ..bench.campaign import settings_path, write_page
     from ..bench.html import RunSet
     from ..bench.results import read_rows
 
-    writable(html, (".html", ".htm"), "--html")
+    if to is not None and to != REPORT_FORMATS[0]:
+        raise UserError(f"unknown --to {to!r} (known: {', '.join(REPORT_FORMATS)})")
+    if (to is None) == (html is None) or (to is None) != (target is None):
+        raise UserError("give --html PAGE, or --to benchexec -o FILE.xml")
+    if html is not None:
+        writable(html, (".html", ".htm"), "--html")
+    else:
+        assert target is not None
+        writable(target, (".xml",), "-o")
     sets = []
     for path in runs:
         if path.is_dir() or not path.name:
@@ -197,6 +224,15 @@ def report(
         sets.append(RunSet(str(path), read_rows(path), about if isinstance(about, dict) else {}))
     if len({s.name for s in sets}) < len(sets):
         raise UserError("a results file is given twice")
+    if html is None:
+        assert target is not None
+        if len(sets) > 1:
+            raise UserError("--to benchexec writes one results file's runs: give one (table-generator merges them)")
+        from ..bench.benchexec import write as write_benchexec
+
+        written = write_benchexec(target, sets[0].rows, sets[0].settings)
+        echo("\n".join(f"wrote {path}: {backend}" for backend, path in written.items()))
+        return
     write_page(html, sets)
     echo(f"wrote {html}: {sum(len(s.rows) for s in sets)} runs from {len(sets)} file(s)")
 
