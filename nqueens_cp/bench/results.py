@@ -50,6 +50,11 @@ class _Row:
     def as_dict(self) -> dict[str, Any]:
         return {col: getattr(self, col) for col in NAMES}
 
+    def as_record(self) -> dict[str, Any]:
+        """The run as a JSON line says it (`compare --json`, a .jsonl results file): its format,
+        then the columns."""
+        return {FORMAT_KEY: RUN_FORMAT} | self.as_dict()
+
     @staticmethod
     def of(values: dict[str, Any]) -> Row:
         return Row(**{col: values.get(col) for col in NAMES})
@@ -104,11 +109,16 @@ def _typed(row: dict[str, str]) -> dict[str, Any]:
     return {c.name: c.from_text(row[c.name]) if c.name in row else None for c in COLUMNS}
 
 
+#: The key a JSON line of runs names its format by (docs/json.md), beside the columns.
+FORMAT_KEY = "format"
+RUN_FORMAT = "nqueens_cp.run/1"
+
+
 def _unknown_columns(names: Iterable[str]) -> str | None:
     """Why a file with these columns is not one this version resumes, or None. Columns added
     since it was written are fine (blank in its rows); one this version does not know, or
     a missing required one, is another file."""
-    names = list(names)
+    names = [c for c in names if c != FORMAT_KEY]
     unknown = [c for c in names if c not in BY_NAME]
     missing = [c.name for c in COLUMNS if c.required and c.name not in names]
     if unknown or missing or len(set(names)) != len(names):
@@ -211,7 +221,7 @@ class ResultsFile:
                     writer.writeheader()
                     writer.writerows(_cells(row) for row in self.previous)
                 else:
-                    text.writelines(json.dumps(row.as_dict()) + "\n" for row in self.previous)
+                    text.writelines(json.dumps(row.as_record()) + "\n" for row in self.previous)
                 f.write(text.getvalue().encode())
         except OSError as exc:
             raise NQueensError(f"cannot write {self.path}: {exc.strerror}") from None
@@ -227,7 +237,7 @@ class ResultsFile:
         if self._writer is not None:
             self._writer.writerow(_cells(row))
         else:
-            self._file.write(json.dumps(row.as_dict()) + "\n")
+            self._file.write(json.dumps(row.as_record()) + "\n")
         self._file.flush()
 
     def close(self) -> None:
@@ -261,6 +271,10 @@ class Summary:
 
 class Summaries(list[Summary]):
     """A comparison's summary, a line per backend; a table in a notebook."""
+
+    def as_record(self) -> dict[str, Any]:
+        """The summary as `compare --json` ends with it."""
+        return {FORMAT_KEY: "nqueens_cp.summary/1", "summary": [s.as_dict() for s in self]}
 
     def _repr_html_(self) -> str:
         from ..model.drawing import html_table

@@ -379,7 +379,8 @@ class Campaign:
     def record(self, seed: int, subject: str = "") -> dict[str, object]:
         """The campaign as one JSON record: status, instances tried, seed, families, and the
         counterexample (0-based squares) with its verdict."""
-        out: dict[str, object] = {"status": "none found" if self.found is None else "counterexample"}
+        out: dict[str, object] = {"format": "nqueens_cp.fuzz/1"}
+        out["status"] = "none found" if self.found is None else "counterexample"
         out |= {"instances": self.tried, "seed": seed, "families": self.by_family, "seconds": round(self.seconds, 3)}
         if self.found is None:
             return out | {"counterexample": None}

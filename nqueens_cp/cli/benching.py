@@ -127,7 +127,7 @@ def compare(
 
     def shown(row: Row) -> None:
         if as_json:
-            echo(json.dumps(row.as_dict()))
+            echo(json.dumps(row.as_record()))
         live.add(row)
 
     campaign = Campaign(target, resume, time_limit, html, about)
@@ -149,7 +149,7 @@ def compare(
     backends = list(dict.fromkeys([*names, *(r.backend for r in everything)]))
     summaries = summarize(everything, backends, time_limit)
     if as_json:
-        echo(json.dumps({"summary": [s.as_dict() for s in summaries]}))
+        echo(json.dumps(summaries.as_record()))
     else:
         from rich.console import Console
 

@@ -159,7 +159,7 @@ class Say:
 
     def record(self, p: Problem, status: str, **fields: object) -> None:
         if self.as_json:
-            head = {"n": p.n, "rows": p.rows, "piece": p.piece, "torus": p.torus}
+            head = {"format": "nqueens_cp.verify/1", "n": p.n, "rows": p.rows, "piece": p.piece, "torus": p.torus}
             head |= {"blocked": len(p.blocked), "fixed": len(p.fixed)}
             echo(json.dumps(head | {"status": status} | fields))
 

@@ -40,7 +40,8 @@ def record(
 ) -> dict[str, Any]:
     """The JSON record of a run: the problem, the backend, the outcome, the plan and the stats
     (the outcome's, or `stats` where the run has no outcome)."""
-    rec: dict[str, Any] = {"n": problem.n, "rows": problem.rows, "piece": problem.piece, "torus": problem.torus}
+    rec: dict[str, Any] = {"format": f"nqueens_cp.{plan.task}/1"}  # (docs/json.md: one per task)
+    rec |= {"n": problem.n, "rows": problem.rows, "piece": problem.piece, "torus": problem.torus}
     rec["backend"] = b.name
     rec["solver"] = b.label  # the backend and the solver it ran (sat (glucose4), cpmpy (choco))
     rec["version"] = type(b).version()
