@@ -11,7 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what a type checker sees; at run time each name loads on first use
-    from .api import check, count, count_classes, draw, first, solve, solve_n_queens, total_n_queens
+    from .api import count, count_classes, draw, first, solve, solve_n_queens, total_n_queens
     from .backends import (
         BACKENDS,
         Outcome,
@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # what a type checker sees; at run time each name loads on fi
         UnsupportedProblem,
         get_backend,
     )
+    from .check.answers import check
     from .check.verify import Verdict, verify
     from .model.pieces import Piece
     from .model.problem import InvalidProblem, NQueensError, Problem, Rule, Solution
@@ -29,7 +30,7 @@ if TYPE_CHECKING:  # what a type checker sees; at run time each name loads on fi
     __version__: str
 
 _WHERE = {
-    "check": "api",
+    "check": "check.answers",
     "count": "api",
     "count_classes": "api",
     "draw": "api",

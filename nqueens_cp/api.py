@@ -7,7 +7,7 @@ it after yielding the solutions found before the stop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +30,6 @@ from .backends.claims import checked_claim, checked_stream
 from .model.problem import InvalidProblem, Problem, Solution, as_problem, board_rows, is_integer
 
 if TYPE_CHECKING:
-    from .check.answers import Judgement
     from .model.drawing import Drawing
 
 
@@ -168,19 +167,6 @@ def count_partitioned(
     memory = None if part.memory is None else part.memory * used
     why = f"{part.size} numbered sub-problems {where}" + (f", {part.followed}" if part.followed else "")
     return total, Plan(Task.COUNT, part.algorithm or plan.algorithm, why, used, memory)
-
-
-def check(problem: Problem | int, answers: str | Iterable[str], one_based: bool = False) -> Judgement:
-    """Another program's solutions judged by the problem's own validator: `answers` is its
-    output (the text, or its lines), in any format `nqueens check` reads (SAT v-lines, JSON,
-    drawn boards, lists of columns, 0-based unless `one_based`). The judgement holds the
-    distinct valid solutions, each invalid one with the reason, the repeats and the claims of
-    no solution; whether the set is complete is `verify`'s question."""
-    from .check.answers import judge, read_answers
-
-    p = as_problem(problem)
-    lines = answers.splitlines() if isinstance(answers, str) else answers
-    return judge(read_answers(lines, p, one_based), p)
 
 
 def draw(problem: Problem | int, solution: Sequence[int] | None = None) -> Drawing:

@@ -24,7 +24,7 @@ LAYERS = (
     ("check",),
     ("bench",),
     ("cli",),
-    ("entry",),
+    ("entry", "__main__"),
 )
 
 

@@ -244,6 +244,7 @@ def test_every_python_example_runs_and_prints_what_it_shows(name, source):
 _LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 _CODE = re.compile(r"(?<!`)`([^`\s]+)`(?!`)")
 _PATHLIKE = re.compile(r"^[\w.-]+(?:/[\w.*-]+)*/?$")
+_FORMAT_NAME = re.compile(r"^nqueens_cp\.[a-z]+/\d+$")  # a JSON record's format (docs/json.md), not a path
 _EXTENSIONS = (".py", ".md", ".toml", ".param", ".lp", ".mzn", ".c", ".js", ".css", ".png", ".tsv", ".sh")
 
 
@@ -273,7 +274,7 @@ def test_every_link_and_named_path_exists():
         for code in _CODE.findall(prose):
             if not _PATHLIKE.match(code) or ("/" not in code and not code.endswith(_EXTENSIONS)):
                 continue
-            if code.startswith(("~", ".", "-")) or "*" in code:
+            if code.startswith(("~", ".", "-")) or "*" in code or _FORMAT_NAME.match(code):
                 continue
             # a path from the repository's root, or the tail of one (`backends/base.py`)
             if not any(f == code or f.endswith("/" + code) for f in tracked):

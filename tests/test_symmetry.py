@@ -91,7 +91,7 @@ def test_progress_callback_sees_every_subproblem():
     from nqueens_cp.backends.bitmask.partitions.rows import SLICE
 
     seen = []
-    p = Problem(12, blocked=[(0, 0)])
+    p = Problem(13, blocked=[(0, 0)])
     assert nq.count(p, progress=lambda done, total: seen.append((done, total)), workers=1) == nq.count(p, workers=2)
     done, totals = [d for d, _ in seen], {t for _, t in seen}
     assert len(totals) == 1 and done[-1] == totals.pop() > 10 * SLICE

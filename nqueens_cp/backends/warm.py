@@ -11,10 +11,10 @@ from .base import Backend, BackendError
 
 #: Warm-up boards start at this size: large enough to reach the compiled paths...
 WARM_N = 8
-#: ...and grow up to this one where the run's plan takes another algorithm (counts of n >= 11
-#: go by constellations, whose kernels a board of 8 never loads: the first count of n = 11 in a
+#: ...and grow up to this one where the run's plan takes another algorithm (counts of n >= 13
+#: go by constellations, whose kernels a board of 8 never loads: the first such count in a
 #: worker took 0.83 s against 0.013 s later, and the fastest engine looked the slowest).
-WARM_MAX_N = 12
+WARM_MAX_N = 13
 
 
 def shrunk(p: Problem, k: int) -> Problem:

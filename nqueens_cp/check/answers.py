@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ..io.dimacs import SquareOfVariable
 from ..io.dimacs import read_answers as read_dimacs
-from ..model.problem import NQueensError, Problem, Solution
+from ..model.problem import NQueensError, Problem, Solution, as_problem
 
 PIECE_CHARS = frozenset("QRSFPqrsfp")
 EMPTY_CHARS = frozenset(".Xx-_")
@@ -340,3 +340,14 @@ def judge(answers: Iterable[Answer], problem: Problem, known: Collection[Solutio
     if j.models:  # only for SAT output: the numbering's own count, row starts and not squares
         j.squares = SquareOfVariable(problem).end - 1
     return j
+
+
+def check(problem: Problem | int, answers: str | Iterable[str], one_based: bool = False) -> Judgement:
+    """Another program's solutions judged by the problem's own validator: `answers` is its
+    output (the text, or its lines), in any format `nqueens check` reads (SAT v-lines, JSON,
+    drawn boards, lists of columns, 0-based unless `one_based`). The judgement holds the
+    distinct valid solutions, each invalid one with the reason, the repeats and the claims of
+    no solution; whether the set is complete is `verify`'s question."""
+    p = as_problem(problem)
+    lines = answers.splitlines() if isinstance(answers, str) else answers
+    return judge(read_answers(lines, p, one_based), p)

@@ -39,11 +39,9 @@ def cached_kernels() -> tuple[str, int]:
     """(folder, kernels): where numba keeps this install's kernels, and how many it has
     cached there (their index files), found without loading numba. numba names a source
     folder's cache by the folder's name and the SHA-1 of its path."""
-    import nqueens_cp
-
     folder = os.environ.get("NUMBA_CACHE_DIR") or cache_dir()
     kernels = 0
-    package = os.path.dirname(os.path.abspath(nqueens_cp.__file__))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # (nqueens_cp/)
     for source, _dirs, files in os.walk(package):
         if not any(f.endswith(".py") for f in files):
             continue
