@@ -23,7 +23,12 @@ def _quit_now(signum: int, _frame: object) -> None:
 
 
 def main() -> None:
-    signal.signal(signal.SIGINT, _quit_now)
+    # A shell without job control starts a background job (`nqueens count 20 &` in a script)
+    # with SIGINT ignored, so that a Ctrl-C meant for the foreground leaves it running: that
+    # choice is kept, as Python keeps it. SIGTERM stops the run either way.
+    keep_ignoring = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    if not keep_ignoring:
+        signal.signal(signal.SIGINT, _quit_now)
     signal.signal(signal.SIGTERM, _quit_now)
     if sys.argv[1:] == ["--version"]:  # what `--version` prints, without building the command line
         from . import version_line
@@ -56,5 +61,6 @@ def main() -> None:
 
     sys.unraisablehook = unraisable
     signal.signal(signal.SIGTERM, terminated)
-    signal.signal(signal.SIGINT, interrupted)
+    if not keep_ignoring:
+        signal.signal(signal.SIGINT, interrupted)
     command()

@@ -63,6 +63,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile("full" if config.getoption("--full") else "quick")
+    # Started in the background by a shell without job control (`pytest ... &` in a script, a
+    # CI step), this process inherits SIGINT ignored, and Python then installs no handler: the
+    # tests of how a Ctrl-C is delivered would fail for the runner's sake. They run as from a
+    # terminal; the processes they start get SIGINT's default, as from a terminal.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def examples(full: int) -> int:

@@ -597,3 +597,29 @@ def test_a_checkpoint_line_nested_deeper_than_python_parses_is_one_line(tmp_path
     journal.write_text("[" * 100_000 + "]" * 100_000 + "\n")
     r = run("count", 8, "--checkpoint", journal, "--check")
     assert r.exit_code == 2 and "not a readable checkpoint" in r.stderr, r.output
+
+
+@pytest.mark.timeout(120)
+def test_a_background_job_that_ignores_ctrl_c_keeps_ignoring_it():
+    """A shell without job control starts `nqueens count 16 &` with SIGINT ignored, so that a
+    Ctrl-C meant for the foreground leaves it running; the script's handlers took SIGINT back,
+    and the count ended as interrupted. It now runs to its answer; SIGTERM still stops it."""
+
+    def ignoring() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    cmd = [script(), "count", "16", "--workers", "1"]
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "preexec_fn": ignoring}
+    with subprocess.Popen(cmd, **pipes) as proc:
+        deadline = time.monotonic() + 60
+        while not busy(0.5)(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=100)
+    assert (proc.returncode, out.split()) == (0, [b"14772512"]), err  # A000170(16)
+    with subprocess.Popen([*cmd[:2], "18"], **pipes) as proc:
+        while not busy(0.5)(proc.pid) and proc.poll() is None:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143 and b"terminated" in err, err
