@@ -134,14 +134,15 @@ def installed() -> list[Installed]:
     return found
 
 
-def installed_record() -> dict[str, Any]:
+def installed_record(found: list[Installed] | None = None) -> dict[str, Any]:
     """`nqueens backends --json`: this package's version and every backend (`Installed`)."""
     from .base import package_version
 
+    found = installed() if found is None else found
     return {
         "format": "nqueens_cp.backends/1",
         "nqueens_cp": (package_version("nqueens_cp") or "").removeprefix("nqueens_cp "),
-        "backends": [b.as_dict() for b in installed()],
+        "backends": [b.as_dict() for b in found],
     }
 
 

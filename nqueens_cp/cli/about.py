@@ -13,6 +13,7 @@ import typer
 from .. import version_line
 from ..backends import installed, installed_record
 from .app import app
+from .completion import remember_subsolvers
 from .output import echo
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON record (format nqueens_cp.backends/1).")]
@@ -37,11 +38,13 @@ def main(
 @app.command("backends")
 def backends_command(as_json: JsonOpt = False) -> None:
     """Every backend: its version and sub-solvers here, or what to install."""
+    found = installed()
+    remember_subsolvers({b.name: sorted(b.subsolvers) for b in found if b.subsolvers})  # (for completion)
     if as_json:
-        echo(json.dumps(installed_record()))
+        echo(json.dumps(installed_record(found)))
         return
     lines = [version_line()]
-    for b in installed():
+    for b in found:
         if b.missing is not None:
             lines.append(f"{b.name:<11} not installed: {b.missing}")
             continue

@@ -144,7 +144,7 @@ def _flush_stdout() -> None:
 
 app = typer.Typer(
     cls=Group,
-    add_completion=False,
+    add_completion=True,  # --install-completion, with the values of `completion`
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     # click's plain help: typer's rich panels print "<bool>" beside every flag, and users typed

@@ -15,6 +15,7 @@ import typer
 
 from ..backends import available_backends, backend_class
 from ..backends.base import bad_time_limit
+from . import completion
 from .app import EXIT_DISAGREE, Terminated, UserError, app
 from .options import (
     SOLVER_OPTIONS,
@@ -43,6 +44,7 @@ def compare(
         str | None,
         typer.Option(
             "--backends",
+            autocompletion=completion.backends,
             help="Comma-separated backends (default: every one installed that honours a time limit; "
             "name the others to include them).",
         ),
@@ -191,7 +193,12 @@ def report(
     runs: Annotated[list[Path], typer.Argument(metavar="RUNS", help="Results files of compare -o (.csv or .jsonl).")],
     html: Annotated[Path | None, typer.Option("--html", help="The web page to write.")] = None,
     to: Annotated[
-        str | None, typer.Option("--to", help="benchexec: BenchExec result files (-o FILE.xml; a file per backend).")
+        str | None,
+        typer.Option(
+            "--to",
+            autocompletion=lambda incomplete: [f for f in REPORT_FORMATS if f.startswith(incomplete)],
+            help="benchexec: BenchExec result files (-o FILE.xml; a file per backend).",
+        ),
     ] = None,
     target: Annotated[Path | None, typer.Option("--output", "-o", help="With --to: the file to write.")] = None,
 ) -> None:

@@ -13,6 +13,7 @@ import typer
 from .. import api
 from ..backends import BACKENDS, DEFAULT_BACKEND, options_for
 from ..model.problem import Problem, plural
+from . import completion
 from .app import EXIT_DISAGREE, EXIT_UNKNOWN, PartialResult, UserError, app
 from .options import (
     PROBLEM,
@@ -43,7 +44,12 @@ def verify(
         str | None, typer.Argument(metavar="N", help="Board size, or sizes A..B (may be omitted with --model).")
     ] = None,
     backends: Annotated[
-        str | None, typer.Option("--backends", help="Comma-separated backends (default: all that model it).")
+        str | None,
+        typer.Option(
+            "--backends",
+            autocompletion=completion.backends,
+            help="Comma-separated backends (default: all that model it).",
+        ),
     ] = None,
     depth: Annotated[
         int | None, typer.Option("--depth", min=1, help="Compare per-prefix counts over the first DEPTH rows.")

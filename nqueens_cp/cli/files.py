@@ -11,6 +11,7 @@ import typer
 from ..io.formats import write_board
 from ..io.render import MAX_DRAWN_N
 from ..model.drawing import draw
+from . import completion
 from .app import UserError, app
 from .options import PROBLEM, NArg, ProblemSpec, problem_options
 from .output import echo, output
@@ -26,7 +27,7 @@ FORMATS_HELP = (
 @problem_options
 def export(
     n: NArg = None,
-    to: Annotated[str, typer.Option("--to", help=FORMATS_HELP)] = "dimacs",
+    to: Annotated[str, typer.Option("--to", autocompletion=completion.export_format, help=FORMATS_HELP)] = "dimacs",
     target: Annotated[
         Path | None, typer.Option("--output", "-o", help="The file (default stdout); for mzn, FILE.mzn and FILE.dzn.")
     ] = None,

@@ -16,6 +16,7 @@ from ..backends import backend_class, oracle_backend, split_name
 from ..backends.base import bad_time_limit
 from ..model.drawing import draw
 from ..model.problem import Problem, plural
+from . import completion
 from .app import EXIT_DISAGREE, UserError, app
 from .options import OneBasedOpt, backend_names
 from .output import backend, echo
@@ -35,7 +36,12 @@ def fuzz(
         ),
     ] = None,
     backends: Annotated[
-        str | None, typer.Option("--backends", help="Our backends against each other instead (any sub-solver).")
+        str | None,
+        typer.Option(
+            "--backends",
+            autocompletion=completion.backends,
+            help="Our backends against each other instead (any sub-solver).",
+        ),
     ] = None,
     task: Annotated[
         str, typer.Option("--task", help="solve (every solution), count (one number) or first (one, or nothing).")

@@ -21,6 +21,7 @@ import typer
 from ..backends import BACKENDS
 from ..backends.base import Option
 from ..model.problem import Problem
+from . import completion
 from .app import UserError
 
 NArg = Annotated[str | None, typer.Argument(metavar="N", help="Board size (may be omitted with --model).")]
@@ -28,6 +29,7 @@ PieceOpt = Annotated[
     str | None,
     typer.Option(
         "--piece",
+        autocompletion=completion.piece,
         help="queen, rook, superqueen (queen + knight), amazon, empress, or Betza's notation: "
         "RN (rook + knight), RF, RNN (rook + nightrider), QNN... Default: the model file's, else queen.",
     ),
@@ -47,7 +49,9 @@ FixOpt = Annotated[list[str] | None, typer.Option("--fix", metavar="R,C", help="
 ModelOpt = Annotated[
     Path | None, typer.Option("--model", help="Instance file: .toml, .param (CSPLib), .lp (ASP), .txt board.")
 ]
-BackendOpt = Annotated[str, typer.Option("--backend", "-b", help=f"One of {', '.join(BACKENDS)}.")]
+BackendOpt = Annotated[
+    str, typer.Option("--backend", "-b", autocompletion=completion.backend, help=f"One of {', '.join(BACKENDS)}.")
+]
 TimeOpt = Annotated[
     float | None, typer.Option("--time-limit", help="Seconds; reaching it ends with exit 3 (answer unknown).")
 ]
