@@ -210,6 +210,8 @@ def test_every_command_a_document_names_parses():
 
     wrong = []
     for doc, args in named_commands():
+        if {"--install-completion", "--show-completion"} & set(args):
+            continue  # (parsing runs them: they would write to the shell's files of whoever runs the tests)
         try:
             parsed(get_command(app), "nqueens", list(args))
         except LookupError as exc:

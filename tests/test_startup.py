@@ -159,3 +159,14 @@ def test_a_small_count_cut_into_items_is_cut_as_the_compiled_counts_cut_it():
 
     total, plan = count_partitioned(nq.Problem(12), workers=1)
     assert total == A000170[11] and plan.algorithm == "constellations"
+
+
+def test_nq_check_is_the_api_s_call_whichever_was_imported_first():
+    """`nqueens_cp.check` is also the package of the checkers: once it was imported, `nq.check`
+    named the package and calling it failed ('module' object is not callable)."""
+    code = (
+        "import nqueens_cp as nq\nfrom nqueens_cp.check import verify\n"
+        "print(nq.check(8, '[0, 4, 7, 5, 2, 6, 1, 3]').distinct, nq.check(4, '[0, 1, 2, 3]').invalid_count)"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.stdout.split() == ["1", "1"], r.stderr
