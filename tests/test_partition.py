@@ -672,3 +672,78 @@ def test_a_local_dask_count_leaves_nothing_in_the_temporary_folder(tmp_path):
     )
     assert r.returncode == 0 and r.stdout.split() == ["14200"], r.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def _start_workers(address: str, k: int) -> list[subprocess.Popen]:
+    dask = _dask_cli()
+    args = [dask, "worker", address, "--nthreads", "1", "--nworkers", "1", "--no-dashboard", "--no-nanny"]
+    return [
+        subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        for _ in range(k)
+    ]
+
+
+@pytest.mark.long
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_count_survives_the_turnover_of_every_dask_worker(tmp_path):
+    """Preemptible and batch-job workers come and go: every worker present at the start is
+    replaced mid-run by a new one. The items' tables were scattered to the first workers and
+    lost with them; each worker now builds what it needs itself. Nothing is lost, no item is
+    counted twice, the total is exact."""
+    ck = tmp_path / "c.json"
+    with dask_cluster(tmp_path, 2) as (address, first):
+        proc = subprocess.Popen(
+            [script(), "count", "17", "--dask", address, "--checkpoint", str(ck), "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        new = []
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and (not ck.exists() or len(journal(ck)[1]) < 50):
+                time.sleep(0.2)
+            assert proc.poll() is None and len(journal(ck)[1]) >= 50, "the count should be under way"
+            for worker in first:  # every worker of the start, gone at once (their jobs ended)...
+                os.killpg(worker.pid, signal.SIGKILL)
+            new = _start_workers(address, 2)  # ...and new ones starting, as a batch system's do
+            out, err = proc.communicate(timeout=240)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            for worker in new:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(worker.pid, signal.SIGKILL)
+                worker.wait(timeout=30)
+        assert proc.returncode == 0, err
+        assert json.loads(out)["count"] == 95815104  # OEIS A000170, n = 17
+        items = [json.loads(line)["i"] for line in ck.read_text().splitlines()[1:]]  # every record, once each
+        assert len(items) == len(set(items)) == nq.get_backend("bitmask").partition(Problem(17)).size
+
+
+def test_a_dask_worker_builds_the_items_itself_and_refuses_other_versions():
+    """A worker that joined mid-run has nothing scattered to it: it builds the partition from
+    the problem (once), and counts only where it runs the client's nqueens_cp and numba."""
+    from nqueens_cp.run import partition as pt
+
+    part = nq.get_backend("bitmask").partition(Problem(10))
+    assert part.rebuild is not None and set(part.requires or {}) == {"nqueens_cp", "numba"}
+    pt._BUILT.clear()
+    counts = pt._built_chunk(part.rebuild, "k", part.requires or {}, tuple(range(part.size)))
+    assert sum(c for _, c in counts) == A000170[9] and list(pt._BUILT) == ["k"]
+    with pytest.raises(NQueensError, match=r"a Dask worker runs numba .*, the client 0\.0\.1"):
+        pt._built_chunk(part.rebuild, "k", {"numba": "0.0.1"}, (0,))
+
+
+def test_the_dask_preload_loads_the_kernels_the_counts_take():
+    """Each kernel module the large counts run (constellations' rings, the join's matcher) has
+    compiled (or cached) code in the worker once the preload ran (the join's kernels by its package)."""
+    code = (
+        "import sys\nfrom nqueens_cp.backends.bitmask.preload import dask_setup\ndask_setup(None)\n"
+        "loaded = sorted({name.rsplit('.', 1)[-1] for name, m in list(sys.modules.items())\n"
+        "    if name.startswith('nqueens_cp.backends.bitmask.kernels')\n"
+        "    for f in vars(m).values() if getattr(f, 'signatures', None)})\n"
+        "print(' '.join(loaded))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert {"rings", "join", "bands"} <= set(r.stdout.split()), (r.stdout, r.stderr)

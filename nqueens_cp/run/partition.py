@@ -54,6 +54,12 @@ class Partition:
     #: may run at once under its memory budget (None: no bound).
     memory: int | None = None
     workers: int | None = None
+    #: How a process that has nothing but this (a Dask worker that joined mid-run) builds the
+    #: partition itself: a small picklable call, where `context` (tables of megabytes) is
+    #: scattered to the workers present and lost with them. None: the context is scattered.
+    rebuild: Callable[[], Partition] | None = None
+    #: The packages (and versions) a worker must run for its counts to be this client's.
+    requires: dict[str, str] | None = None
 
 
 #: A runner: (part, the items to count[, a poll it calls at least every second or so, which may
@@ -432,6 +438,30 @@ def _kill_workers(cluster: Any) -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
+#: The partitions this process built for itself (`Partition.rebuild`), by fingerprint.
+_BUILT: dict[str, Partition] = {}
+
+
+def _built_chunk(
+    rebuild: Callable[[], Partition], key: str, requires: dict[str, str], indices: tuple[int, ...]
+) -> list[tuple[int, Any]]:
+    """A Dask task: several items, on a worker that builds (once) and keeps the partition
+    itself, after checking that it runs the versions the client runs."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    for package, wanted in requires.items():
+        try:
+            here = version(package)
+        except PackageNotFoundError:
+            here = "none"
+        if here != wanted:
+            raise NQueensError(f"a Dask worker runs {package} {here}, the client {wanted}: install the same on both")
+    part = _BUILT.get(key)
+    if part is None:
+        part = _BUILT.setdefault(key, rebuild())
+    return [(i, part.func(part.context, i)) for i in indices]
+
+
 def _chunk(func: Callable[[Any, int], Any], context: Any, indices: tuple[int, ...]) -> list[tuple[int, Any]]:
     """A Dask task: several items, each result with its index."""
     return [(i, func(context, i)) for i in indices]
@@ -450,11 +480,15 @@ def _gather(
     Items go in chunks, DASK_TASKS_PER_WORKER per worker present at the start: a Dask task costs
     milliseconds of scheduling, where thousands of items take a few each (n = 17 as one task per
     item: 21 s instead of 5)."""
-    context = client.scatter(part.context, broadcast=True)
+    if part.rebuild is not None:  # every worker builds what it needs: any of them may leave
+        key = hashlib.sha256(json.dumps(part.fingerprint, sort_keys=True).encode()).hexdigest()
+        task: tuple[Any, ...] = (_built_chunk, part.rebuild, key, part.requires or {})
+    else:
+        task = (_chunk, part.func, client.scatter(part.context, broadcast=True))
     present = max(1, len(client.scheduler_info().get("workers", {})))
     size = max(1, -(-len(indices) // (present * DASK_TASKS_PER_WORKER)))
     chunks = [tuple(indices[k : k + size]) for k in range(0, len(indices), size)]
-    futures = {client.submit(_chunk, part.func, context, chunk, pure=False): chunk for chunk in chunks}
+    futures = {client.submit(*task, chunk, pure=False): chunk for chunk in chunks}
     finishing = as_completed(list(futures))
     alone_since: float | None = None
     next_look = time.monotonic() + 1.0
@@ -475,7 +509,7 @@ def _gather(
             except Exception:  # the worker holding it died while we fetched it
                 results = None
             if results is None:  # its result was on a worker that died: compute it again
-                again = client.submit(_chunk, part.func, context, chunk, pure=False)
+                again = client.submit(*task, chunk, pure=False)
                 futures[again] = chunk
                 finishing.add(again)
                 continue

@@ -260,6 +260,23 @@ class BitmaskBackend(Backend):
     def partition(
         self, problem: Problem, depth: int | None = None, follow: dict[str, Any] | None = None, running: bool = True
     ) -> Partition:
+        """The count as numbered work items (`_items`), with what a process that has nothing but
+        the partition (a Dask worker that joined mid-run) needs to build it again itself, and
+        the versions it must run to count as this process does."""
+        from dataclasses import replace
+        from functools import partial
+        from importlib.metadata import version
+
+        from .partitions import rebuilt
+
+        part = self._items(problem, depth, follow, running)
+        saved = part.fingerprint | {"items": part.size}
+        requires = {name: version(name) for name in ("nqueens_cp", "numba")}
+        return replace(part, rebuild=partial(rebuilt, problem, part.algorithm, depth, saved), requires=requires)
+
+    def _items(
+        self, problem: Problem, depth: int | None, follow: dict[str, Any] | None, running: bool
+    ) -> Partition:
         """The count as numbered work items, the same for every runner (this process, the pool,
         Dask, checkpoints): see `partitions.for_count`; a checkpoint's own cut where it is one
         of this problem's (`partitions.followed`). The join's memory is declared: a checkpoint of

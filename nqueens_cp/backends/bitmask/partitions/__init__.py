@@ -13,12 +13,15 @@ checkpoint of one run resumes in another.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....model.problem import Problem
 from ...base import BackendError, UnsupportedProblem
 from ..planner import Algorithm
 from .base import Counts, Items, count_items, item_count
+
+if TYPE_CHECKING:
+    from ....run.partition import Partition
 
 __all__ = ["Counts", "Items", "count_items", "followed", "for_count", "item_count"]
 
@@ -82,6 +85,16 @@ def for_count(problem: Problem, algorithm: Algorithm, depth: int | None = None) 
 #: The cuts a checkpoint may name that another plan of the same problem could have made: the
 #: join and the constellations (the memory budget chooses), rows at any depth (--depth).
 FOLLOWED = {"join": Algorithm.JOIN, "constellations": Algorithm.CONSTELLATIONS, "rows": Algorithm.COUNT_SPLIT}
+
+
+def rebuilt(problem: Problem, algorithm: str, depth: int | None, saved: dict[str, Any]) -> Partition:
+    """The partition whose fingerprint is `saved`, built again from the problem alone: what a
+    Dask worker that joined mid-run builds for itself (`run.partition.Partition.rebuild`)."""
+    found = followed(problem, saved, depth)
+    items = found[1] if found is not None else for_count(problem, Algorithm(algorithm), depth)
+    if items.fingerprint | {"items": items.size} != saved:
+        raise UnsupportedProblem("bitmask: this worker cuts the count otherwise than the client (another version?)")
+    return items.partition()
 
 
 def followed(problem: Problem, saved: dict[str, Any], depth: int | None = None) -> tuple[Algorithm, Items] | None:
