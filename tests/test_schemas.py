@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from importlib.resources import files
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.conftest import script
+from tests.conftest import run
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = files("nqueens_cp") / "schemas"
@@ -29,8 +28,9 @@ def _schema(fmt: str) -> dict:
 
 
 def _records(*args: object, ok: tuple[int, ...] = (0,)) -> list[dict]:
-    r = subprocess.run([script(), *map(str, args)], capture_output=True, text=True, timeout=120)
-    assert r.returncode in ok, (args, r.returncode, r.stderr)
+    """The records `nqueens ARGS` prints (run in this process: what is printed is the same)."""
+    r = run(*args)
+    assert r.exit_code in ok, (args, r.exit_code, r.stderr)
     text = r.stdout.strip()
     try:
         return [json.loads(text)]  # one record (solve --json spans lines)

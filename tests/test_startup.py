@@ -126,7 +126,7 @@ def test_the_row_at_a_time_count_matches_a_brute_force(board):
 def test_the_declared_peak_bounds_every_row_of_partial_placements():
     """The plan declares the arrays' size before they are made: the most partial placements of
     any number of first rows (counted here by the tests' own brute force) fit in it."""
-    for n in range(1, 10):
+    for n in range(1, 9):
         peak = max(_rectangle_count(n, k, "queen", (), ()) for k in range(1, n + 1))
         assert frontier.PEAK_ENTRIES[n] >= peak
 
