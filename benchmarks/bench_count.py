@@ -120,8 +120,8 @@ def main() -> None:
         callgrind(args.callgrind)
         return
     exe = build_reference()
-    nq.count(12, workers=1)  # load the compiled kernels (constellations from n = 11) outside the timings
-    nq.count(12, workers=args.workers)
+    nq.count(13, workers=1)  # load the compiled kernels (constellations from n = 13) outside the timings
+    nq.count(13, workers=args.workers)
     w = args.workers
     head = f"{'n':>3} {'C s':>8} {'1 worker s':>11} {'ratio':>6} {f'{w} workers s':>12} {'ratio':>6}"
     head += f" {f'unique {w}w s':>11} {'ratio':>6}" if args.unique else ""

@@ -6,11 +6,14 @@ PATH is a checkout of the public repository EvgenyKluev/N-Queens-Count-Sol: a wo
 bare git directory such as the one the search tool's fetch brings (its HEAD is exported). Its
 code is not part of this project: the benchmark builds it in a temporary folder, once per board
 size, with the settings its own `solcounter.h` tabulates for that size (sieve cuts, match sizes,
-BMI2 and prefetch), BMI2 and prefetch compiled in, `g++ -std=c++20 -O3 -march=native`. Then, in
-one run and for each size, it times its program and `nqueens count N --workers T` end to end on
-the same number of threads (our kernels compiled before, as after any first run), with the
-peak resident memory of each, checks both counts against OEIS A000170, and prints our time over
-its time. Sizes default to 16..18.
+BMI2 and prefetch), BMI2 and prefetch compiled in, `g++ -std=c++20 -O3 -march=native`; and
+built again with the matcher's group of 16 words its author advises for AVX-512 (its README:
+`matchGroupSize`, 8 by default, "should most likely be changed for processors ... >= AVX512"),
+where this machine has AVX-512. Then, in one run and for each size, it times both builds and
+`nqueens count N --workers T` end to end on the same number of threads (our kernels compiled
+before, as after any first run), with the peak resident memory of each, and our count in this
+process (no start-up); checks every count against OEIS A000170, and prints our times over the
+faster build's. Sizes default to 16..18.
 """
 
 from __future__ import annotations
@@ -65,10 +68,16 @@ def exported(checkout: Path, into: Path) -> Path:
     return into
 
 
-def built(source: Path, n: int) -> Path:
-    """Its program for board size n, with its own settings for n (see SETTINGS)."""
+def avx512() -> bool:
+    with open("/proc/cpuinfo") as f:
+        return " avx512f" in f.read()
+
+
+def built(source: Path, n: int, group: int | None = None) -> Path:
+    """Its program for board size n, with its own settings for n (see SETTINGS), the matcher's
+    group of `group` words where given (its default otherwise)."""
     cuts, min_size, bmi, prefetch = SETTINGS[n]
-    folder = source.parent / f"n{n}"
+    folder = source.parent / f"n{n}-{group or 'default'}"
     shutil.copytree(source, folder, dirs_exist_ok=True)
     counter = folder / "solcounter.h"
     text = re.sub(r"inline constexpr int size = \d+;", f"inline constexpr int size = {n};", counter.read_text())
@@ -77,6 +86,9 @@ def built(source: Path, n: int) -> Path:
     text = re.sub(r"\.bmiIntrin = \w+", f".bmiIntrin = {str(bmi).lower()}", text)
     text = re.sub(r"\.prefetch = \w+", f".prefetch = {str(prefetch).lower()}", text)
     counter.write_text(text)
+    if group is not None:
+        cfg = folder / "cfg.h"
+        cfg.write_text(re.sub(r"int matchGroupSize = \d+;", f"int matchGroupSize = {group};", cfg.read_text()))
     for header, include in (("bmintrin.h", "bmi2.h"), ("prefetch.h", "prefetchx86.h")):
         path = folder / header
         path.write_text(path.read_text().replace(f'//#include "{include}"', f'#include "{include}"'))
@@ -123,20 +135,29 @@ def main() -> None:
     args = parser.parse_args()
     if not shutil.which("g++"):
         sys.exit("bench_quadrants: g++ is needed to build the quadrant counter")
-    nq.count(12, workers=1)  # compile our kernels (constellations, the join) before any clock starts
+    nq.count(13, workers=1)  # compile our kernels (constellations, the join) before any clock starts
     join.load_kernels()
     with tempfile.TemporaryDirectory() as tmp:
         source = exported(args.checkout.expanduser(), Path(tmp) / "source")
-        print(f"threads {args.threads}")
-        print("n    quadrants s (MB)   ours s (MB)   ours / quadrants   our algorithm")
+        groups = [None, 16] if avx512() else [None]
+        print(f"threads {args.threads}; quadrant builds: matcher group {', '.join(str(g or 8) for g in groups)}")
+        print("n    quadrants s (MB) by build   ours s (MB)   in process s   ours / faster: end to end, in process")
         for n in args.sizes:
-            program = built(source, n)
-            count, took, peak = theirs(program, args.threads)
-            assert count == A000170[n], (n, count)
+            runs = []
+            for group in groups:
+                count, took, peak = theirs(built(source, n, group), args.threads)
+                assert count == A000170[n], (n, group, count)
+                runs.append((took, peak))
             mine, our_time, our_peak, algorithm = ours(n, args.threads)
             assert mine == A000170[n], (n, mine)
+            start = time.perf_counter()
+            assert nq.count(n, workers=args.threads) == A000170[n]
+            inside = time.perf_counter() - start
+            best = min(t for t, _ in runs)
+            shown = "  ".join(f"{t:7.2f} ({p:5})" for t, p in runs)
             print(
-                f"{n:<4} {took:9.2f} ({peak:5})  {our_time:7.2f} ({our_peak:5})  {our_time / took:15.2f}   {algorithm}"
+                f"{n:<4} {shown}   {our_time:7.2f} ({our_peak:5})  {inside:9.2f}   "
+                f"{our_time / best:6.2f}, {inside / best:6.2f}   {algorithm}"
             )
 
 
