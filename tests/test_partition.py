@@ -552,7 +552,7 @@ def test_a_broken_pipe_while_workers_run_raises_instead_of_killing(where):
 def test_every_runner_counts_the_same_numbered_sub_problems():
     """In this process, on the pool and through a checkpoint, a split count goes through the
     items of `partition` (they used to be cut at different depths)."""
-    p = Problem(11, blocked=[(0, 0), (5, 7)])
+    p = Problem(13, blocked=[(0, 0), (5, 7)], fixed=[(1, 4), (6, 10)])  # (the split from 13 on; 489 of them)
     backend = nq.get_backend("bitmask")
     items = backend.partition(p).size
     for workers in (1, 2):
