@@ -3,6 +3,7 @@ check and an exhaustive search over rows, the OEIS tables, closed forms and Ryse
 
 from __future__ import annotations
 
+import csv
 import os
 import shutil
 import signal
@@ -487,3 +488,19 @@ def browser(tmp_path_factory):
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+def compared(folder: Path, sizes: str, backends: str, edit: Callable[[list[dict[str, str]]], None]) -> Path:
+    """A real comparison's results file (`compare --n SIZES --backends B -o runs.csv`, in a
+    process of its own), its rows then changed by `edit` as a test needs them."""
+    out = folder / "runs.csv"
+    args = ["compare", "--n", sizes, "--backends", backends, "--time-limit", "20", "-o", str(out)]
+    r = subprocess.run([script(), *args], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(out.open()))
+    edit(rows)
+    with out.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return out

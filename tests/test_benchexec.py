@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run, script
+from tests.conftest import compared, run
 
 TABLE_GENERATOR = shutil.which("table-generator", path=str(Path(sys.executable).parent)) or shutil.which(
     "table-generator"
@@ -26,20 +26,13 @@ needs_benchexec = pytest.mark.skipif(
 def results(tmp_path_factory) -> Path:
     """A real comparison's results: one answer made wrong and one run timed out, as compare
     records them."""
-    folder = tmp_path_factory.mktemp("benchexec")
-    out = folder / "runs.csv"
-    args = ["compare", "--n", "4..7", "--backends", "bitmask,cpsat", "--time-limit", "20", "-o", str(out)]
-    r = subprocess.run([script(), *args], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    rows = list(csv.DictReader(out.open()))
-    assert len(rows) == 8
-    rows[2]["answer"], rows[2]["check"] = "11", "disagree: cpsat gave another count"  # queen-5, bitmask
-    rows[7].update(status="unknown", reason="time limit", answer="", check="")  # queen-7, cpsat
-    with out.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    return out
+
+    def wrong_and_timed_out(rows: list[dict[str, str]]) -> None:
+        assert len(rows) == 8
+        rows[2]["answer"], rows[2]["check"] = "11", "disagree: cpsat gave another count"  # queen-5, bitmask
+        rows[7].update(status="unknown", reason="time limit", answer="", check="")  # queen-7, cpsat
+
+    return compared(tmp_path_factory.mktemp("benchexec"), "4..7", "bitmask,cpsat", wrong_and_timed_out)
 
 
 def _table(folder: Path, *files: Path) -> list[list[str]]:

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -367,27 +368,34 @@ def dask_cluster(tmp_path, workers: int):
             proc.wait(timeout=30)
 
 
+@contextlib.contextmanager
+def _count_17_under_way(address: str, ck: Path) -> Iterator[subprocess.Popen]:
+    """`nqueens count 17` on the Dask cluster at `address`, returned once its checkpoint holds 50
+    finished items (under way), killed at the end if it is still running."""
+    proc = subprocess.Popen(
+        [script(), "count", "17", "--dask", address, "--checkpoint", str(ck), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (not ck.exists() or len(journal(ck)[1]) < 50):
+            time.sleep(0.2)
+        assert proc.poll() is None and len(journal(ck)[1]) >= 50, "the count should be under way"
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
 @pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_killing_one_of_two_real_dask_workers_keeps_the_total_exact(tmp_path):
     ck = tmp_path / "c.json"
-    with dask_cluster(tmp_path, 2) as (address, workers):
-        proc = subprocess.Popen(
-            [script(), "count", "17", "--dask", address, "--checkpoint", str(ck), "--json"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        try:
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline and (not ck.exists() or len(journal(ck)[1]) < 50):
-                time.sleep(0.2)
-            assert proc.poll() is None and len(journal(ck)[1]) >= 50, "the count should be under way"
-            workers[0].kill()
-            out, err = proc.communicate(timeout=180)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
+    with dask_cluster(tmp_path, 2) as (address, workers), _count_17_under_way(address, ck) as proc:
+        workers[0].kill()
+        out, err = proc.communicate(timeout=180)
         assert proc.returncode == 0, err
         assert json.loads(out)["count"] == 95815104  # OEIS A000170, n = 17
         said = err.decode().splitlines()  # nothing, or the summary of a long count off a terminal
@@ -692,25 +700,14 @@ def test_a_count_survives_the_turnover_of_every_dask_worker(tmp_path):
     lost with them; each worker now builds what it needs itself. Nothing is lost, no item is
     counted twice, the total is exact."""
     ck = tmp_path / "c.json"
-    with dask_cluster(tmp_path, 2) as (address, first):
-        proc = subprocess.Popen(
-            [script(), "count", "17", "--dask", address, "--checkpoint", str(ck), "--json"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        new = []
+    new: list[subprocess.Popen] = []
+    with dask_cluster(tmp_path, 2) as (address, first), _count_17_under_way(address, ck) as proc:
         try:
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline and (not ck.exists() or len(journal(ck)[1]) < 50):
-                time.sleep(0.2)
-            assert proc.poll() is None and len(journal(ck)[1]) >= 50, "the count should be under way"
             for worker in first:  # every worker of the start, gone at once (their jobs ended)...
                 os.killpg(worker.pid, signal.SIGKILL)
             new = _start_workers(address, 2)  # ...and new ones starting, as a batch system's do
             out, err = proc.communicate(timeout=240)
         finally:
-            if proc.poll() is None:
-                proc.kill()
             for worker in new:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(worker.pid, signal.SIGKILL)

@@ -6,14 +6,13 @@ Chromium or its driver is missing (apt-get install chromium chromium-driver)."""
 import csv
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from nqueens_cp.bench.html import RunSet, page
 from nqueens_cp.bench.results import Row
-from tests.conftest import browser_test, run, script
+from tests.conftest import browser_test, compared, run
 
 #: The fields the rows of these tests share: a queen's run, solved and checked.
 SOLVED = {"piece": "queen", "torus": False, "status": "solved", "check": "ok"}
@@ -21,21 +20,14 @@ SOLVED = {"piece": "queen", "torus": False, "status": "solved", "check": "ok"}
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> Path:
-    """A real comparison's results, with one answer made wrong and flagged as compare flags it."""
-    folder = tmp_path_factory.mktemp("report")
-    out = folder / "runs.csv"
-    # in a process of its own (2 s), where in this one it took 4 to 26 s as the suite went on
-    args = ["compare", "--n", "4..9", "--backends", "bitmask,cpsat,sat", "--time-limit", "20", "-o", str(out)]
-    r = subprocess.run([script(), *args], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    rows = list(csv.DictReader(out.open()))
-    assert len(rows) == 18
-    rows[7]["answer"], rows[7]["check"] = "41", "disagree: bitmask gave another count"
-    with out.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    return out
+    """A real comparison's results, with one answer made wrong and flagged as compare flags it
+    (the comparison in a process of its own: 2 s, where in this one it took 4 to 26 s)."""
+
+    def one_wrong(rows: list[dict[str, str]]) -> None:
+        assert len(rows) == 18
+        rows[7]["answer"], rows[7]["check"] = "41", "disagree: bitmask gave another count"
+
+    return compared(tmp_path_factory.mktemp("report"), "4..9", "bitmask,cpsat,sat", one_wrong)
 
 
 def _open(browser, path: Path):

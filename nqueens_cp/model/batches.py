@@ -16,35 +16,14 @@ arrays made anew each time cost more in page faults than the passes that fill th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-
-class Judged(Protocol):
-    """What the checker reads of a problem (a `Problem`; this module comes before it)."""
-
-    @property
-    def n(self) -> int: ...
-
-    @property
-    def rows(self) -> int: ...
-
-    @property
-    def blocked(self) -> tuple[tuple[int, int], ...]: ...
-
-    @property
-    def fixed(self) -> tuple[tuple[int, int], ...]: ...
-
-    @property
-    def line_model(self) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...]]: ...
-
-    @property
-    def _batch_tables(self) -> Tables: ...
-
-    def explain(self, solution: Sequence[int]) -> str | None: ...
+if TYPE_CHECKING:
+    from .board import Board
 
 #: Boards of at most this many rows and squares have their placements checked here; larger
 #: ones by `explain` alone (a table entry per square, a bit per line).
@@ -71,7 +50,7 @@ class Tables:
     leaps: tuple[tuple[int, np.ndarray], ...]
 
     @classmethod
-    def of(cls, problem: Judged) -> Tables:
+    def of(cls, problem: Board) -> Tables:
         n, m = problem.n, problem.rows
         r = np.repeat(np.arange(m, dtype=np.int64), n)
         c = np.tile(np.arange(n, dtype=np.int64), m)
@@ -110,16 +89,20 @@ class Tables:
         return cls(blocked, tuple(words), tuple(wide), tuple(leaps))
 
 
+#: The tables of the problems checked lately, made once per problem rather than once per stream.
+tables_of = functools.lru_cache(maxsize=32)(Tables.of)
+
+
 class BatchCheck:
     """`check(placements)`: the first row of a 2-D array (a placement a row) that is no valid
     placement of `problem`, with `explain`'s reason, or None. One per stream: it keeps its work
     arrays between calls (not shared between threads)."""
 
-    def __init__(self, problem: Judged) -> None:
+    def __init__(self, problem: Board) -> None:
         self.problem = problem
         m, n = problem.rows, problem.n
         self.vectorised = m <= VECTOR_ROWS and m * n <= VECTOR_SQUARES
-        self.tables = problem._batch_tables if self.vectorised else None
+        self.tables = tables_of(problem) if self.vectorised else None
         self.room = 0  # the rows the work arrays hold
 
     def __call__(self, placements: np.ndarray) -> tuple[int, str] | None:

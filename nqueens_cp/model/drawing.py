@@ -13,36 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 Solution = tuple[int, ...]
 
-
-class Problem(Protocol):
-    """What a drawing reads of a problem (a `model.problem.Problem`, which this module comes
-    before: a Problem draws itself with it)."""
-
-    @property
-    def n(self) -> int: ...
-
-    @property
-    def rows(self) -> int: ...
-
-    @property
-    def piece(self) -> str: ...
-
-    @property
-    def torus(self) -> bool: ...
-
-    @property
-    def blocked(self) -> tuple[tuple[int, int], ...]: ...
-
-    @property
-    def fixed(self) -> tuple[tuple[int, int], ...]: ...
-
-    def is_solution(self, solution: Sequence[int]) -> bool: ...
-
-    def explain(self, solution: Sequence[int]) -> str | None: ...
+if TYPE_CHECKING:
+    from .board import Board as Problem  # (a Problem, which this module comes before)
 
 PIECE_LETTER = {"queen": "Q", "rook": "R", "superqueen": "S"}
 #: Any other piece is drawn as P.

@@ -70,7 +70,6 @@ PIECES = ("queen", "rook", "superqueen")
 if TYPE_CHECKING:
     from numpy import ndarray as np_ndarray
 
-    from .batches import Tables
 
 
 def _numpy_types() -> tuple[type, ...]:
@@ -376,13 +375,6 @@ class Problem:
         from .batches import BatchCheck
 
         return BatchCheck(self)(placements)
-
-    @cached_property
-    def _batch_tables(self) -> Tables:
-        """The vectorised checker's tables, made once per problem rather than once per batch."""
-        from .batches import Tables
-
-        return Tables.of(self)
 
     def _repr_svg_(self) -> str | None:
         """The board drawn, for Jupyter (`model.drawing`)."""
