@@ -17,7 +17,7 @@ from typing import Any
 from ..io.asp import encoding_text, facts_text
 from ..model.problem import Problem, Rule, Solution
 from ..run.forked import ChildFailed, streamed
-from .base import TIME_LIMIT, Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, first_of
+from .base import TIME_LIMIT, Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, first_of, package_version
 
 #: The largest board modelled: ground lines list every square per family (n^2 atoms each).
 MAX_N = 300
@@ -42,11 +42,7 @@ class ClingoBackend(Backend):
 
     @classmethod
     def version(cls) -> str | None:
-        try:
-            import clingo
-        except ImportError:
-            return None
-        return f"clingo {clingo.__version__}"
+        return package_version("clingo")
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
         return Plan(task, "clingo", "the answer-set program, grounded and solved by clingo")
