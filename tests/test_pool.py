@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+import nqueens_cp as nq
 from nqueens_cp.run.parallel import REDOS, WorkerLost, run_items
-from tests.conftest import busy, children, gone, script
+from tests.conftest import A000170, busy, children, gone, script
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -105,3 +106,14 @@ def test_sigterm_ends_a_count_whose_worker_was_killed():
         _, err = proc.communicate(timeout=30)
         assert proc.returncode == 143 and time.monotonic() - sent < 2.5, err
         assert gone(children(proc.pid) + workers)
+
+
+@pytest.mark.timeout(20)
+def test_a_pooled_count_ends_when_its_workers_do_not_at_the_next_tick(monkeypatch):
+    """The pool's parent slept a tick (0.1 s) before each look at its workers: a count of 16 on
+    two workers spent 0.3 s of its 1.5 s asleep. It now waits on the workers themselves; with a
+    30 s tick, waiting for the tick would time out."""
+    from nqueens_cp.run import parallel
+
+    monkeypatch.setattr(parallel, "POLL_SECONDS", 30.0)
+    assert nq.count(13, workers=2) == A000170[12]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import multiprocessing as mp
+import multiprocessing.connection as mp_connection
 import os
 import re
 import signal
@@ -239,7 +240,12 @@ def _run_workers(
             pipes.append(receive)
         seen = 0
         while True:
-            time.sleep(POLL_SECONDS)  # not an Event's wait: a signal can leave its lock held (`handoff`)
+            # Until a worker ends, or POLL_SECONDS: a wait on the processes' sentinels (file
+            # descriptors; not an Event's wait: a signal can leave its lock held, `handoff`), so
+            # a count that is done is reported at once, not at the next tick.
+            running = [p.sentinel for p in processes if p.exitcode is None]
+            if running:
+                mp_connection.wait(running, timeout=POLL_SECONDS)
             codes = [p.exitcode for p in processes]
             upto = seen
             lock = done.get_lock()
