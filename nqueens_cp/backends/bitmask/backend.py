@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...model.problem import Problem, Rule, Solution
 from ...model.symmetry import problem_symmetries
-from ...run.parallel import parse_size
 from ...run.progress import report
+from ...run.sizes import parse_size
 from ..base import (
     PROGRESS,
     TIME_LIMIT,
