@@ -33,7 +33,7 @@ from enum import StrEnum
 from importlib import import_module
 from typing import Any
 
-from ..run.parallel import die_with_parent
+from ..run.orphans import die_with_parent
 
 #: A worker is killed this many seconds past its run's wall-clock limit: jobs that can stop
 #: themselves are given the time to do so (and the caller judges a late answer a time-out).

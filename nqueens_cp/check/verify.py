@@ -134,8 +134,8 @@ class Verdict:
         for r in self.runs:
             said = r.error or (f"{r.unknown} reached" if r.unknown else "")
             rows.append((r.backend, r.count, f"{r.seconds:.3f}", r.plan, r.version, said))
-        notes = self.describe()[len(self.runs) : -1]
-        return html_table(f"{self.problem}: {self.describe()[-1]}", header, rows, notes)
+        lines = self.describe()  # (a line per run, the differences, then the verdict)
+        return html_table(f"{self.problem}: {lines[-1]}", header, rows, lines[len(self.runs) : -1])
 
     @property
     def status(self) -> str:

@@ -1,7 +1,8 @@
 """What is installed: `nqueens --version`, and `nqueens backends` (every backend with its
 sub-solvers and their versions, what to install for those missing, and where our engine's
-compiled kernels are cached). Neither loads a solver where its package metadata says its
-version, nor numba."""
+compiled kernels are cached). Versions are read from package metadata where it says them;
+listing a backend's sub-solvers asks its solver package (which `backends` loads, and
+`--version` does not); neither loads numba."""
 
 from __future__ import annotations
 

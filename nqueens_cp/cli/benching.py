@@ -196,7 +196,7 @@ def report(
         str | None,
         typer.Option(
             "--to",
-            autocompletion=lambda incomplete: [f for f in REPORT_FORMATS if f.startswith(incomplete)],
+            autocompletion=completion.among(REPORT_FORMATS),
             help="benchexec: BenchExec result files (-o FILE.xml; a file per backend).",
         ),
     ] = None,
@@ -208,7 +208,7 @@ def report(
     from ..bench.html import RunSet
     from ..bench.results import read_rows
 
-    if to is not None and to != REPORT_FORMATS[0]:
+    if to is not None and to not in REPORT_FORMATS:
         raise UserError(f"unknown --to {to!r} (known: {', '.join(REPORT_FORMATS)})")
     if (to is None) == (html is None) or (to is None) != (target is None):
         raise UserError("give --html PAGE, or --to benchexec -o FILE.xml")

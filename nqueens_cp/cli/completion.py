@@ -9,13 +9,16 @@ cache folder; listing them asks each solver package, which completing must not d
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from ..backends import BACKENDS
 from ..model.pieces import NAMES
 from ..run.compiled import cache_dir
+from ..run.files import replacing
 
 
 def _subsolvers_file() -> str:
@@ -24,14 +27,11 @@ def _subsolvers_file() -> str:
 
 def remember_subsolvers(found: dict[str, list[str]]) -> None:
     """Keep each backend's sub-solvers for completion (called by `nqueens backends`)."""
-    path = _subsolvers_file()
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path + ".tmp", "w") as f:
-            json.dump(found, f)
-        os.replace(path + ".tmp", path)
-    except OSError:  # a read-only home: completion goes without the sub-solvers
-        pass
+    path = Path(_subsolvers_file())
+    with contextlib.suppress(OSError):  # a read-only home: completion goes without the sub-solvers
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with replacing(path) as (out, _):
+            out.write(json.dumps(found).encode())
 
 
 def _subsolvers() -> dict[str, list[str]]:
@@ -59,6 +59,11 @@ def backends(incomplete: str) -> list[str]:
     """The last name of a comma-separated list, completed as `backend` completes one."""
     done, comma, last = incomplete.rpartition(",")
     return [done + comma + word for word in backend(last)]
+
+
+def among(words: Iterable[str]) -> Callable[[str], list[str]]:
+    """A completion of one of `words` (an option's fixed values)."""
+    return lambda incomplete: _matching(words, incomplete)
 
 
 def piece(incomplete: str) -> list[str]:

@@ -70,10 +70,11 @@ def svg(problem: Problem, solution: Solution | None = None) -> str:
     pad, caption = 4, 22
     width, height = n * cell + 2 * pad, m * cell + 2 * pad + caption
     blocked, fixed = set(p.blocked), set(p.fixed)
+    said = escape(_caption(p, solution))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" class="nqueens-board" data-n="{n}" data-rows="{m}">',
-        f"<title>{escape(_caption(p, solution))}</title>",
+        f"<title>{said}</title>",
     ]
     for r in range(m):
         for c in range(n):
@@ -111,8 +112,7 @@ def svg(problem: Problem, solution: Solution | None = None) -> str:
         f'height="{m * cell}" fill="none" stroke="#333333" stroke-width="2" {border}/>'
     )
     parts.append(
-        f'<text class="caption" x="{pad}" y="{height - 6}" font-size="13" font-family="sans-serif">'
-        f"{escape(_caption(p, solution))}</text>"
+        f'<text class="caption" x="{pad}" y="{height - 6}" font-size="13" font-family="sans-serif">{said}</text>'
     )
     parts.append("</svg>")
     return "\n".join(parts)

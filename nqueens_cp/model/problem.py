@@ -71,17 +71,16 @@ if TYPE_CHECKING:
     from numpy import ndarray as np_ndarray
 
 
-
-def _numpy_types() -> tuple[type, ...]:
-    """numpy's array and bool types where numpy is loaded (a value cannot be one otherwise):
-    the model is read by commands that never load numpy (`nqueens --help`)."""
+def _numpy(name: str) -> tuple[type, ...]:
+    """numpy's type `name` where numpy is loaded, else none (a value cannot be one then): the
+    model is read by commands that never load numpy (`nqueens --help`)."""
     np = sys.modules.get("numpy")
-    return () if np is None else (np.ndarray, np.bool_)
+    return () if np is None else (getattr(np, name),)
 
 
 def is_integer(v: object) -> bool:
     """An integer of any kind (numpy's too), but not a bool."""
-    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, *_numpy_types()[1:]))
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, *_numpy("bool_")))
 
 
 def _squares(kind: str, squares: Iterable[Sequence[int]]) -> tuple[Square, ...]:
@@ -299,7 +298,7 @@ class Problem:
         Written from the rules alone (O(n) a move, lines marked in bytearrays), independent of
         every backend."""
         n, m = self.n, self.rows
-        if isinstance(solution, str | bytes) or not isinstance(solution, (Sequence, *_numpy_types()[:1])):
+        if isinstance(solution, str | bytes) or not isinstance(solution, (Sequence, *_numpy("ndarray"))):
             raise InvalidProblem(f"a placement is a sequence of columns, one per row, got {solution!r}")
         if len(solution) != m:
             return f"has {len(solution)} rows, expected {m}"

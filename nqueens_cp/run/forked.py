@@ -15,6 +15,8 @@ import signal
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from .orphans import die_with_parent
+
 #: How long one wait for the child's next item lasts before `poll` is called again.
 POLL_SECONDS = 0.05
 
@@ -27,8 +29,6 @@ Work = Callable[[Callable[[Any], None]], None]
 
 
 def _serve(work: Work, out: Any, parent: int) -> None:
-    from .parallel import die_with_parent  # (loaded by the parent before it forks: `streamed`)
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent)
@@ -60,8 +60,6 @@ def emitted(work: Work, poll: Callable[[int], None]) -> Iterator[Any]:
     solver that reports each solution from inside its own call runs on the child's main thread
     (Choco's native image crashed when its search ran on another thread)."""
     import multiprocessing as mp
-
-    from . import parallel  # noqa: F401  (what the child runs first, loaded before the fork)
 
     context = mp.get_context("fork")
     receive, send = context.Pipe(duplex=False)

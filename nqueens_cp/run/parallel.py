@@ -13,17 +13,16 @@ no worker behind.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing as mp
 import multiprocessing.connection as mp_connection
 import os
 import signal
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..model.problem import NQueensError
+from .orphans import die_with_parent
 
 #: Pools never get more processes than this many per core: more only adds start-up and
 #: switching (docs/benchmarks.md § The pool: shared memory, not messages).
@@ -36,19 +35,6 @@ POLL_SECONDS = 0.1
 _CONTEXT: Any = None
 #: For `share_work`: (next item, items done, number of items), shared by the pool's processes.
 _SHARED: Any = None
-
-_PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int) -> None:
-    """Ask Linux to SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG); if the
-    parent is already gone by the time we ask, leave now."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
-
 
 def _init(context: Any, shared: Any, parent: int) -> None:
     global _CONTEXT, _SHARED
@@ -68,8 +54,6 @@ def default_workers() -> int:
 
 #: The share of the memory the machine has available that a count plans to use by default.
 MEMORY_SHARE = 0.8
-
-
 
 
 def default_memory() -> int:

@@ -456,9 +456,9 @@ def _built_chunk(
             here = "none"
         if here != wanted:
             raise NQueensError(f"a Dask worker runs {package} {here}, the client {wanted}: install the same on both")
-    part = _BUILT.get(key)
-    if part is None:
-        part = _BUILT.setdefault(key, rebuild())
+    if key not in _BUILT:
+        _BUILT[key] = rebuild()
+    part = _BUILT[key]
     return [(i, part.func(part.context, i)) for i in indices]
 
 
@@ -481,8 +481,7 @@ def _gather(
     milliseconds of scheduling, where thousands of items take a few each (n = 17 as one task per
     item: 21 s instead of 5)."""
     if part.rebuild is not None:  # every worker builds what it needs: any of them may leave
-        key = hashlib.sha256(json.dumps(part.fingerprint, sort_keys=True).encode()).hexdigest()
-        task: tuple[Any, ...] = (_built_chunk, part.rebuild, key, part.requires or {})
+        task: tuple[Any, ...] = (_built_chunk, part.rebuild, _digest(part.fingerprint), part.requires or {})
     else:
         task = (_chunk, part.func, client.scatter(part.context, broadcast=True))
     present = max(1, len(client.scheduler_info().get("workers", {})))

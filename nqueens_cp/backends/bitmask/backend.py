@@ -99,7 +99,8 @@ class BitmaskBackend(Backend):
         folder, kernels = cached_kernels()
         if kernels:
             return {"kernels": f"compiled and cached for this install: {kernels} kernels in {folder}"}
-        return {"kernels": f"not compiled yet: the first count compiles them, once (about a minute), into {folder}"}
+        why = "the first search that needs them compiles them, once (about a minute)"
+        return {"kernels": f"not compiled yet: {why}, into {folder}"}
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
         from ...run.parallel import default_workers, max_workers, physical_memory
