@@ -314,13 +314,13 @@ def test_a_record_whose_item_was_edited_is_refused(tmp_path, args, edit):
     ck = tmp_path / "c.json"
     assert run("count", *args, "--checkpoint", ck).exit_code == 0
     head, first, *records = ck.read_text().splitlines()
-    rec = json.loads(first)
-    item = rec["item"]
+    rec = json.loads(first)  # the first item to end, which under load need not be item 0
+    item, i = rec["item"], rec["i"]
     item[edit] = [c ^ 3 for c in item[edit]] if isinstance(item[edit], list) else item[edit] * 2
     ck.write_text("\n".join([head, json.dumps(rec), *records]) + "\n")
     for extra in ((), ("--check",)):
         r = run("count", *args, "--checkpoint", ck, *extra)
-        assert r.exit_code == 2 and f"{ck}:2: the record of item 0 does not describe item 0" in r.stderr, r.stderr
+        assert r.exit_code == 2 and f"{ck}:2: the record of item {i} does not describe item {i}" in r.stderr, r.stderr
 
 
 # -- Dask against real scheduler and worker processes ------------------------------------------
