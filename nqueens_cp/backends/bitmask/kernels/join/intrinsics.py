@@ -15,11 +15,6 @@ from numba.extending import intrinsic
 BLOCK = 4
 
 
-#: Blocks the matcher's inner loop takes together, so that each entry read serves GROUP rows
-#: (4 and 8 measured slower than 2 at n = 21: more accumulators, less of the tables in cache).
-GROUP = 2
-
-
 _I64 = ir.IntType(64)
 
 
@@ -41,10 +36,8 @@ def _run_ones(typingctx, table, stride, entry, used, chunks, lo, hi, valid, firs
     Why an intrinsic: numba compiles that loop to four scalar ANDs a row, each load behind a
     check for negative indices, and never uses the vector unit. Here a row is one BLOCK-lane
     load and AND (one AVX2 instruction) and the ones are counted lane-wise (llvm.ctpop on the
-    vector), with the indices known non-negative (the caller's). Blocks are taken GROUP at a
-    time, so that each entry read serves GROUP rows, and the run's partials stream past each
-    group of blocks, whose tables stay in the nearest cache (a bucket's tables did not, when
-    each partial swept all of them: 0.90x at n = 21)."""
+    vector), with the indices known non-negative (the caller's). Blocks are taken two at a
+    time, so that each entry read serves two rows."""
     i64 = types.int64
     sig = i64(table, i64, entry, used, i64, i64, i64, valid, i64, i64)
 
@@ -60,37 +53,32 @@ def _run_ones(typingctx, table, stride, entry, used, chunks, lo, hi, valid, firs
         counted = ir.FunctionType(_LANES, [_LANES])
         ctpop = cgutils.get_or_insert_function(builder.module, counted, f"llvm.ctpop.v{BLOCK}i64")
         ones = cgutils.alloca_once_value(builder, ir.Constant(_LANES, None))
-        accs = [cgutils.alloca_once(builder, _LANES) for _ in range(GROUP)]
+        accs = [cgutils.alloca_once(builder, _LANES) for _ in range(2)]
 
-        def blocks(block, group):
-            """The ones of `group` blocks from `block` against every partial of the run: the
-            blocks' tables stay in the nearest cache while the run's partials stream past."""
-            valid, bases = [], []
+        def blocks(block, group, mine, n_used):
+            """The ones of `group` blocks from `block` against the partial's entries `mine`."""
+            bases = []
             for t in range(group):
                 at = builder.add(block, ir.Constant(_I64, t))
-                valid.append(_lanes(builder, builder.gep(valids, [builder.mul(at, width)], inbounds=True)))
+                builder.store(_lanes(builder, builder.gep(valids, [builder.mul(at, width)], inbounds=True)), accs[t])
                 bases.append(builder.gep(rows, [builder.mul(at, wide)], inbounds=True))
-            with cgutils.for_range_slice(builder, lo, hi, one, intp=_I64) as (i, _):
-                mine = builder.gep(entries, [builder.mul(i, chunks)], inbounds=True)
-                n_used = builder.load(builder.gep(uses, [i], inbounds=True))
+            with cgutils.for_range(builder, n_used, intp=_I64) as loop:
+                e = builder.load(builder.gep(mine, [loop.index], inbounds=True))
                 for t in range(group):
-                    builder.store(valid[t], accs[t])
-                with cgutils.for_range(builder, n_used, intp=_I64) as loop:
-                    e = builder.load(builder.gep(mine, [loop.index], inbounds=True))
-                    for t in range(group):
-                        row = _lanes(builder, builder.gep(bases[t], [e], inbounds=True))
-                        builder.store(builder.and_(builder.load(accs[t]), row), accs[t])
-                for t in range(group):
-                    builder.store(builder.add(builder.load(ones), builder.call(ctpop, [builder.load(accs[t])])), ones)
+                    row = _lanes(builder, builder.gep(bases[t], [e], inbounds=True))
+                    builder.store(builder.and_(builder.load(accs[t]), row), accs[t])
+            for t in range(group):
+                builder.store(builder.add(builder.load(ones), builder.call(ctpop, [builder.load(accs[t])])), ones)
 
         span = builder.sub(last, first)
-        shift = ir.Constant(_I64, GROUP.bit_length() - 1)
-        groups = builder.lshr(span, shift)
-        with cgutils.for_range(builder, groups, intp=_I64) as g:
-            blocks(builder.add(first, builder.shl(g.index, shift)), GROUP)
-        grouped = builder.add(first, builder.shl(groups, shift))  # the blocks left over, one at a time
-        with cgutils.for_range_slice(builder, grouped, last, one, intp=_I64) as (b, _):
-            blocks(b, 1)
+        pairs = builder.lshr(span, one)
+        with cgutils.for_range_slice(builder, lo, hi, one, intp=_I64) as (i, _):
+            mine = builder.gep(entries, [builder.mul(i, chunks)], inbounds=True)
+            n_used = builder.load(builder.gep(uses, [i], inbounds=True))
+            with cgutils.for_range(builder, pairs, intp=_I64) as pair:
+                blocks(builder.add(first, builder.shl(pair.index, one)), 2, mine, n_used)
+            with builder.if_then(builder.trunc(span, ir.IntType(1))):
+                blocks(builder.sub(last, one), 1, mine, n_used)
         summed = builder.load(ones)
         total = builder.extract_element(summed, ir.Constant(ir.IntType(32), 0))
         for lane in range(1, BLOCK):
