@@ -4,10 +4,11 @@
     python benchmarks/bench_versions.py /tmp/old . --repeat 5
 
 Runs, alternating between the trees so that a slower minute of the shared machine hits both,
-`count(16)` on one worker and the enumeration of every solution of n = 14 written as jsonl to
-/dev/null. Each measurement is a fresh process with the tree first on sys.path, timed inside the
-process after a warm-up (start-up and numba's cache loading excluded). Prints the best time of
-each tree and the ratio new / old.
+`count(16)` on one worker, the enumeration of every solution of n = 14 written as jsonl to
+/dev/null, and the join (CPU time) over every 1000th column set of n = 21, where the matcher's
+inner loop is most of the time. Each measurement is a fresh process with the tree first on
+sys.path, timed inside the process after a warm-up (start-up and numba's cache loading
+excluded). Prints the best time of each tree and the ratio new / old.
 """
 
 from __future__ import annotations
@@ -37,6 +38,17 @@ with open(os.devnull, "wb") as out:
     write_solutions(nq.Problem(8), b.batches(nq.Problem(8)), "jsonl", out)
     t = time.perf_counter(); assert write_solutions(nq.Problem(14), b.batches(nq.Problem(14)), "jsonl", out) == 365596
 print(time.perf_counter() - t)
+""",
+    "join 21, every 1000th set": """
+import time
+from nqueens_cp.backends.bitmask.kernels.join import band_tables, count_with
+from nqueens_cp.backends.bitmask.partitions.join import column_sets
+from nqueens_cp.backends.watch import NEVER
+sets, weights = column_sets(12); count_with(12, sets, weights, band_tables(12), NEVER)
+sets, weights = column_sets(21); tables = band_tables(21)
+sets, weights = sets[::1000].copy(), weights[::1000].copy()
+t = time.process_time(); assert count_with(21, sets, weights, tables, NEVER) > 0
+print(time.process_time() - t)
 """,
 }
 
