@@ -8,8 +8,9 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -448,11 +449,27 @@ def test_something_that_is_not_a_dask_scheduler_is_one_line_within_the_wait():
         server.close()
 
 
+def _a_worker_started(pid: int) -> bool:
+    """Readiness: a process below `pid` runs multiprocessing's spawn (a Dask worker starting),
+    while the local cluster is still being made."""
+    for child in _descendants(pid):
+        with contextlib.suppress(OSError):
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                return True
+    return False
+
+
+def _a_worker_counts(pid: int) -> bool:
+    """Readiness: a process below `pid` has worked 1 s of CPU (more than its start-up takes)."""
+    return any(cpu_seconds(p) >= 1.0 for p in _descendants(pid))
+
+
 @contextlib.contextmanager
-def _local_dask_count(stderr: int = subprocess.PIPE):
-    """`count 20` on a local Dask cluster of 2 workers, once a worker has counted for 1 s of CPU
-    (minutes of counting: the join counts n = 18 in seconds, before a signal came): (the
-    process, in a session of its own, and the processes below it). Killed when the test ends."""
+def _local_dask_count(stderr: int = subprocess.PIPE, ready: Callable[[int], bool] = _a_worker_counts):
+    """`count 20` on a local Dask cluster of 2 workers, once `ready(its pid)` (by default once a
+    worker has counted for 1 s of CPU: minutes of counting, where the join counts n = 18 in
+    seconds, before a signal came): (the process, in a session of its own, and the processes
+    below it). Killed when the test ends."""
     _dask_cli()
     proc = subprocess.Popen(
         [script(), "count", "20", "--dask", "local", "--workers", "2"],
@@ -462,10 +479,8 @@ def _local_dask_count(stderr: int = subprocess.PIPE):
     )
     try:
         deadline = time.monotonic() + 90
-        while proc.poll() is None and time.monotonic() < deadline:
-            if any(cpu_seconds(p) >= 1.0 for p in _descendants(proc.pid)):
-                break
-            time.sleep(0.2)
+        while proc.poll() is None and time.monotonic() < deadline and not ready(proc.pid):
+            time.sleep(0.05)
         before = _descendants(proc.pid)
         assert proc.poll() is None and before, "the local cluster's worker processes should be running"
         yield proc, before
@@ -477,8 +492,11 @@ def _local_dask_count(stderr: int = subprocess.PIPE):
 @pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(120)
-def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
-    with _local_dask_count() as (proc, before):
+@pytest.mark.parametrize("ready", [_a_worker_started, _a_worker_counts], ids=["as-workers-start", "counting"])
+def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing(ready):
+    """A Ctrl-C made while the cluster's workers started was dropped (SIGINT was ignored there,
+    for the workers' sake), and the count ran on for minutes."""
+    with _local_dask_count(ready=ready) as (proc, before):
         sent = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
         _, err = proc.communicate(timeout=60)
@@ -486,6 +504,36 @@ def test_ctrl_c_with_a_local_dask_cluster_is_one_line_and_leaves_nothing():
         assert proc.returncode == 130 and err.decode().strip() == "nqueens: interrupted", err.decode()
         assert took < STOP, took
         assert gone(before, 15), "worker processes outlived the run"
+
+
+def test_a_ctrl_c_while_processes_start_is_held_for_this_process_and_spares_them():
+    """Inside `_sigint_held` (where a local cluster starts its workers) a SIGINT that another
+    thread takes (numpy's BLAS starts one at import) reaches this process once the hold ends,
+    and a process started inside never sees one."""
+    from nqueens_cp.run import partition
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)  # started before the hold: SIGINT is not blocked there
+    other.start()
+    child = None
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with partition._sigint_held():
+                child = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+                os.kill(os.getpid(), signal.SIGINT)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:  # the held SIGINT interrupts this wait
+                time.sleep(0.01)
+        assert child is not None
+        os.kill(child.pid, signal.SIGINT)
+        child.communicate(b"", timeout=30)
+        assert child.returncode == 0, "the process started in the hold was stopped by SIGINT"
+    finally:
+        stop.set()
+        other.join()
+        if child is not None and child.poll() is None:
+            child.kill()
+            child.wait()
 
 
 @pytest.mark.long

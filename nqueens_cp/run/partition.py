@@ -335,14 +335,27 @@ def _quiet_dask() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Processes started in here ignore SIGINT (and keep ignoring it after exec): a terminal's
-    Ctrl-C reaches the whole process group, and it is for this process to stop them."""
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _sigint_held() -> Iterator[None]:
+    """Processes started in here never see SIGINT, and a Ctrl-C that comes meanwhile is held for
+    this process, not dropped. A terminal's Ctrl-C reaches the whole process group, and it is
+    for this process to stop the processes it started.
+
+    SIGINT is blocked in this thread, so in the threads started from it, and in the processes
+    they start (a blocked mask outlives exec; CPython starts its resource tracker so). A SIGINT
+    that reaches a thread started earlier (numpy's BLAS starts one at import) is noted by the
+    handler here and sent again at the end, to whatever handler is back. Ignoring SIGINT
+    instead dropped a Ctrl-C made while a local cluster started (about a second): that thread
+    took it, and the count ran on."""
+    came: list[int] = []
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    before = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # one pending in this thread arrives here
+    if came:
+        signal.raise_signal(signal.SIGINT)
 
 
 def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAIT_SECONDS) -> Runner:
@@ -361,25 +374,25 @@ def dask_runner(address: str, workers: int | None = None, wait: float = DASK_WAI
     ) -> Iterator[tuple[int, int]]:
         with _quiet_dask(), contextlib.ExitStack() as cleanup:
             cluster = None
-            if address == "local":
-                import tempfile
-
-                import dask
-
-                # the workers' scratch folder is ours to remove: Dask left dask-scratch-space in $TMPDIR
-                scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="nqueens-dask-"))
-                cleanup.enter_context(dask.config.set({"temporary-directory": scratch}))
-                _quiet_resource_tracker()
-                with _sigint_ignored():
-                    cluster = LocalCluster(
-                        n_workers=workers,
-                        threads_per_worker=1,
-                        dashboard_address=None,
-                        silence_logs=logging.CRITICAL,
-                        local_directory=scratch,
-                    )
             try:
-                if cluster is None:
+                if address == "local":
+                    import tempfile
+
+                    import dask
+
+                    # the workers' scratch folder is ours to remove: Dask left dask-scratch-space in $TMPDIR
+                    scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="nqueens-dask-"))
+                    cleanup.enter_context(dask.config.set({"temporary-directory": scratch}))
+                    _quiet_resource_tracker()
+                    with _sigint_held():  # a Ctrl-C meanwhile arrives as this ends, the cluster made
+                        cluster = LocalCluster(
+                            n_workers=workers,
+                            threads_per_worker=1,
+                            dashboard_address=None,
+                            silence_logs=logging.CRITICAL,
+                            local_directory=scratch,
+                        )
+                else:
                     _refused_at_once(address, wait)
                 try:
                     client = Client(cluster or address, timeout=wait)
