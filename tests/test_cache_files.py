@@ -5,9 +5,11 @@ traceback on every later run. Each is checked here in a cache folder of the test
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -155,3 +157,35 @@ def test_the_compile_notice_is_said_once_on_stderr_whatever_it_is(monkeypatch):
     announce_compiling(piped)
     announce_compiling(piped)
     assert piped.getvalue().count("\n") == 1 and "compiling" in piped.getvalue()
+
+
+def test_a_kernel_s_stamp_covers_the_modules_it_imports(tmp_path, monkeypatch):
+    """numba keeps a kernel while its own file's digest holds: an edit to intrinsics.py alone
+    (the matcher's BLOCK) left the matcher compiled from the old code. The stamp (what the
+    cache's index must match) now changes with a module of the package the kernel imports,
+    and with no other."""
+    from numba.core import caching
+
+    import nqueens_cp
+    from nqueens_cp.run import compiled
+
+    copy = tmp_path / "nqueens_cp"
+    shutil.copytree(Path(nqueens_cp.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(compiled, "PACKAGE", str(copy), raising=False)
+    compiled.use_user_cache()
+    locator = SimpleNamespace(_py_file=str(copy / "backends" / "bitmask" / "kernels" / "join" / "matcher.py"))
+    stamp = caching._SourceFileBackedLocatorMixin.get_source_stamp
+
+    def edit(path: Path) -> None:
+        path.write_text(path.read_text() + "\n# edited\n")
+
+    first = stamp(locator)
+    edit(copy / "backends" / "bitmask" / "kernels" / "join" / "intrinsics.py")  # imported by the matcher
+    second = stamp(locator)
+    assert second != first
+    edit(copy / "backends" / "watch.py")  # a constant's module: the stop flag's place
+    third = stamp(locator)
+    assert third != second
+    edit(copy / "cli" / "app.py")  # not imported by the kernel
+    edit(copy / "backends" / "bitmask" / "kernels" / "join" / "symmetry.py")  # imports the matcher, not imported by it
+    assert stamp(locator) == third

@@ -6,12 +6,16 @@ install then shadows an editable install made in the same environment: following
 two install lines in one folder broke every `nqueens` call. So the kernels' modules call
 `use_user_cache` before they define a kernel (numba picks the folder when a kernel is
 decorated); a NUMBA_CACHE_DIR the user set is left as it is. The files in it are not trusted:
-each is sealed to its kernel, its contents and this user (`_distrust_cache_files`).
+each is sealed to its kernel, its contents and this user (`_distrust_cache_files`), and a
+kernel's entry holds only while the package's modules it imports are unchanged too
+(`_stamp_with_imports`).
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import functools
 import hashlib
 import hmac
 import io
@@ -57,6 +61,93 @@ def use_user_cache() -> None:
     if not os.environ.get("NUMBA_CACHE_DIR"):
         config.CACHE_DIR = cache_dir()
     _distrust_cache_files()
+    _stamp_with_imports()
+
+
+#: The nqueens_cp package's folder.
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _stamp_with_imports() -> None:
+    """numba keeps a kernel compiled while its own source file is unchanged (its digest), but a
+    kernel is also made of what it imports: a constant (the matcher's BLOCK), an intrinsic, a
+    helper compiled into it. An edit to one of those alone (a pull into an editable install)
+    left the kernels compiled from the old code, so counts ran on code no longer in the tree.
+    Here the stamp of a kernel of this package also covers every module of the package its
+    file imports, directly or through others (`imported_sources`)."""
+    from numba.core import caching
+
+    mixin = caching._SourceFileBackedLocatorMixin
+    if getattr(mixin, "_nqueens_stamped", False):
+        return
+    own_stamp = mixin.get_source_stamp
+
+    def get_source_stamp(self: object) -> object:
+        stamp = own_stamp(self)
+        path = os.path.abspath(getattr(self, "_py_file", ""))
+        if not path.startswith(PACKAGE + os.sep):
+            return stamp
+        digest = hashlib.sha256()
+        for source in imported_sources(path):
+            st = os.stat(source)
+            digest.update(source[len(PACKAGE) :].encode() + b"\0" + _digest_of(source, st.st_mtime_ns, st.st_size))
+        return stamp, digest.hexdigest()
+
+    mixin.get_source_stamp = get_source_stamp
+    mixin._nqueens_stamped = True
+
+
+def imported_sources(path: str) -> list[str]:
+    """The package's source files that the module at `path` imports, `path` among them, and
+    theirs in turn where they are compiled code too (a file that mentions numba): a kernel is
+    made of the names it takes from other modules, and of what those take if they are kernels;
+    a module it takes only a constant from adds its own file, not its imports."""
+    found: set[str] = set()
+    todo = [os.path.abspath(path)]
+    while todo:
+        source = todo.pop()
+        if source not in found:
+            found.add(source)
+            st = os.stat(source)
+            todo += _imports_of(source, st.st_mtime_ns, st.st_size)
+    return sorted(found)
+
+
+@functools.cache
+def _digest_of(source: str, _mtime: int, _size: int) -> bytes:
+    """The SHA-256 of the file (remembered while it is unchanged)."""
+    with open(source, "rb") as f:
+        return hashlib.sha256(f.read()).digest()
+
+
+@functools.cache
+def _imports_of(source: str, _mtime: int, _size: int) -> list[str]:
+    """The package's files that `source` imports by name, if it is compiled code (remembered
+    while it is unchanged)."""
+    with open(source, "rb") as f:
+        text = f.read()
+    if b"numba" not in text:
+        return []
+    tree = ast.parse(text, source)
+    parts = os.path.relpath(source, os.path.dirname(PACKAGE))[: -len(".py")].split(os.sep)
+    here = parts[:-1]  # the module's package (a package's __init__ is in its own)
+    names: list[list[str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name.split(".") for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = (here[: len(here) - node.level + 1] if node.level else []) + (node.module or "").split(".")
+            base = [p for p in base if p]
+            names.append(base)
+            names += [[*base, alias.name] for alias in node.names]  # a name may be a module
+    files = []
+    for name in names:
+        if name and name[0] == os.path.basename(PACKAGE):
+            folder = os.path.join(os.path.dirname(PACKAGE), *name)
+            for candidate in (folder + ".py", os.path.join(folder, "__init__.py")):
+                if os.path.isfile(candidate):
+                    files.append(candidate)
+    return files
 
 
 #: Set once the compiling has been announced: processes started later say nothing more.
