@@ -64,9 +64,11 @@ def main() -> None:
     ap.add_argument("old", type=Path)
     ap.add_argument("new", type=Path)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--case", choices=list(CASES), action="append", help="only these cases (default: all)")
     args = ap.parse_args()
     report = {}
-    for name, code in CASES.items():
+    for name in args.case or list(CASES):
+        code = CASES[name]
         times: dict[str, list[float]] = {"old": [], "new": []}
         for _ in range(args.repeat):
             for label, tree in (("old", args.old), ("new", args.new)):
