@@ -53,9 +53,17 @@ print(time.process_time() - t)
 }
 
 
+#: Run before each case: the package imported must be the tree's. (`python -c` put the working
+#: folder first on sys.path, before PYTHONPATH, so from inside a checkout both sides timed the
+#: checkout; `-P` leaves it out.)
+_TREE_CHECK = "import sys, nqueens_cp; assert nqueens_cp.__file__.startswith(sys.argv[1]), nqueens_cp.__file__\n"
+
+
 def measure(tree: Path, code: str) -> float:
-    env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    root = str(tree.resolve())
+    env = {**os.environ, "PYTHONPATH": root}
+    command = [sys.executable, "-P", "-c", _TREE_CHECK + code, root + os.sep]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.split()[-1])
 
 
