@@ -218,13 +218,14 @@ def test_a_half_from_the_bands_listed_once_is_the_half_searched_for_its_columns(
     assert max(sizes) > 0
 
 
-@pytest.mark.parametrize(("seed", "small", "big", "levels", "density"), [
-    (1, 7, 40, 1, 0.2),  # no cut bits, one part-filled block
-    (2, 300, 3000, 1, 0.12),  # a few cut bits, several blocks per bucket
-    (3, 500, 6000, 5, 0.1),  # weights spread the buckets over levels
-    (4, 200, 2500, 2, 0.4),  # dense words: few pairs match
+@pytest.mark.parametrize(("seed", "small", "big", "levels", "density", "width"), [
+    (1, 7, 40, 1, 0.2, 38),  # no cut bits, one part-filled block (2n - 2 diagonals at n = 20)
+    (2, 300, 3000, 1, 0.12, 38),  # a few cut bits, several blocks per bucket
+    (3, 500, 6000, 5, 0.1, 38),  # weights spread the buckets over levels
+    (4, 200, 2500, 2, 0.4, 38),  # dense words: few pairs match
+    (5, 300, 3000, 2, 0.05, 64),  # more chunks than the inner loop unrolls for: its loop
 ])
-def test_the_matcher_counts_the_disjoint_pairs_a_direct_check_counts(seed, small, big, levels, density):
+def test_the_matcher_counts_the_disjoint_pairs_a_direct_check_counts(seed, small, big, levels, density, width):
     """The matcher (sieve, AND tables, the vector inner loop) against every pair tested directly,
     on random signatures and weights: the count is the weighed number of pairs sharing no bit."""
     from numba.typed import List
@@ -232,8 +233,8 @@ def test_the_matcher_counts_the_disjoint_pairs_a_direct_check_counts(seed, small
     rng = np.random.default_rng(seed)
 
     def signatures(size: int) -> np.ndarray:
-        bits = rng.random((size, 38)) < density  # 2n - 2 diagonals at n = 20
-        return (bits.astype(np.uint64) << np.arange(38, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
+        bits = rng.random((size, width)) < density
+        return (bits.astype(np.uint64) << np.arange(width, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
 
     a, b = signatures(small), signatures(big)
     a_weight = rng.integers(1, 3, small).astype(np.int64)

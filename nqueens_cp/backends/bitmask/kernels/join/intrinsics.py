@@ -26,59 +26,93 @@ def _lanes(builder: ir.IRBuilder, where: ir.Value) -> ir.Value:
     return builder.load(builder.bitcast(where, _LANES.as_pointer()), align=8)
 
 
+#: The most chunks a partial's rows are unrolled for (`_run_ones`); more take a loop. 2n - 2
+#: diagonal bits in chunks of 5 make 10 chunks at n = 24.
+UNROLLED = 12
+
+
 @intrinsic
-def _run_ones(typingctx, table, stride, entry, used, chunks, lo, hi, valid, first, last):
+def _run_ones(typingctx, table, stride, entry, chunks, lo, hi, valid, first, last):
     """The matcher's inner loop in vector code: for each small partial i in lo..hi-1 and each
     block in first..last-1, the ones of valid[block * BLOCK:][:BLOCK] AND
-    table[block * stride * BLOCK + entry[i * chunks + j]:][:BLOCK] for every j < used[i], all
+    table[block * stride * BLOCK + entry[i * chunks + j]:][:BLOCK] for every j < chunks, all
     summed (a run of partials of one weight, so the lanes are summed once per run).
 
     Why an intrinsic: numba compiles that loop to four scalar ANDs a row, each load behind a
     check for negative indices, and never uses the vector unit. Here a row is one BLOCK-lane
     load and AND (one AVX2 instruction) and the ones are counted lane-wise (llvm.ctpop on the
-    vector), with the indices known non-negative (the caller's). Blocks are taken two at a
-    time, so that each entry read serves two rows."""
+    vector), with the indices known non-negative (the caller's). A partial's entries are read
+    once for all the blocks, which are taken two at a time.
+
+    Why every chunk, unrolled: most buckets are one block, and a loop over the chunks a partial
+    touches (5 to 7 at n = 21, a different count from one partial to the next) spent more on its
+    own branches than on its ANDs; here each count of chunks up to UNROLLED has straight-line
+    code, and a chunk a partial does not touch reads its all-ones row."""
     i64 = types.int64
-    sig = i64(table, i64, entry, used, i64, i64, i64, valid, i64, i64)
+    sig = i64(table, i64, entry, i64, i64, i64, valid, i64, i64)
 
     def codegen(context, builder, signature, args):
-        tab, stride, ent, use, chunks, lo, hi, val, first, last = args
+        tab, stride, ent, chunks, lo, hi, val, first, last = args
         rows = context.make_array(signature.args[0])(context, builder, tab).data
         entries = context.make_array(signature.args[2])(context, builder, ent).data
-        uses = context.make_array(signature.args[3])(context, builder, use).data
-        valids = context.make_array(signature.args[7])(context, builder, val).data
+        valids = context.make_array(signature.args[6])(context, builder, val).data
         width = ir.Constant(_I64, BLOCK)
         one = ir.Constant(_I64, 1)
         wide = builder.mul(stride, width)  # words of a block's table
         counted = ir.FunctionType(_LANES, [_LANES])
         ctpop = cgutils.get_or_insert_function(builder.module, counted, f"llvm.ctpop.v{BLOCK}i64")
         ones = cgutils.alloca_once_value(builder, ir.Constant(_LANES, None))
-        accs = [cgutils.alloca_once(builder, _LANES) for _ in range(2)]
-
-        def blocks(block, group, mine, n_used):
-            """The ones of `group` blocks from `block` against the partial's entries `mine`."""
-            bases = []
-            for t in range(group):
-                at = builder.add(block, ir.Constant(_I64, t))
-                builder.store(_lanes(builder, builder.gep(valids, [builder.mul(at, width)], inbounds=True)), accs[t])
-                bases.append(builder.gep(rows, [builder.mul(at, wide)], inbounds=True))
-            with cgutils.for_range(builder, n_used, intp=_I64) as loop:
-                e = builder.load(builder.gep(mine, [loop.index], inbounds=True))
-                for t in range(group):
-                    row = _lanes(builder, builder.gep(bases[t], [e], inbounds=True))
-                    builder.store(builder.and_(builder.load(accs[t]), row), accs[t])
-            for t in range(group):
-                builder.store(builder.add(builder.load(ones), builder.call(ctpop, [builder.load(accs[t])])), ones)
-
+        acc = cgutils.alloca_once(builder, _LANES)
         span = builder.sub(last, first)
         pairs = builder.lshr(span, one)
-        with cgutils.for_range_slice(builder, lo, hi, one, intp=_I64) as (i, _):
-            mine = builder.gep(entries, [builder.mul(i, chunks)], inbounds=True)
-            n_used = builder.load(builder.gep(uses, [i], inbounds=True))
-            with cgutils.for_range(builder, pairs, intp=_I64) as pair:
-                blocks(builder.add(first, builder.shl(pair.index, one)), 2, mine, n_used)
-            with builder.if_then(builder.trunc(span, ir.IntType(1))):
-                blocks(builder.sub(last, one), 1, mine, n_used)
+
+        def blocks(block, group, rows_of):
+            """The ones of `group` blocks from `block` against a partial's rows (`rows_of(base,
+            and_with)` ANDs them into the accumulator, from the block's table at `base`)."""
+            for t in range(group):
+                at = builder.add(block, ir.Constant(_I64, t))
+                builder.store(_lanes(builder, builder.gep(valids, [builder.mul(at, width)], inbounds=True)), acc)
+                rows_of(builder.gep(rows, [builder.mul(at, wide)], inbounds=True))
+                builder.store(builder.add(builder.load(ones), builder.call(ctpop, [builder.load(acc)])), ones)
+
+        def partials(count):
+            """Every partial against every block, with `count` chunks unrolled (None: a loop)."""
+            with cgutils.for_range_slice(builder, lo, hi, one, intp=_I64) as (i, _):
+                mine = builder.gep(entries, [builder.mul(i, chunks)], inbounds=True)
+                if count is None:
+
+                    def rows_of(base):
+                        with cgutils.for_range(builder, chunks, intp=_I64) as j:
+                            e = builder.load(builder.gep(mine, [j.index], inbounds=True))
+                            row = _lanes(builder, builder.gep(base, [e], inbounds=True))
+                            builder.store(builder.and_(builder.load(acc), row), acc)
+                else:
+                    es = [builder.load(builder.gep(mine, [ir.Constant(_I64, j)], inbounds=True)) for j in range(count)]
+
+                    def rows_of(base):
+                        value = builder.load(acc)
+                        for e in es:
+                            value = builder.and_(value, _lanes(builder, builder.gep(base, [e], inbounds=True)))
+                        builder.store(value, acc)
+
+                with cgutils.for_range(builder, pairs, intp=_I64) as pair:
+                    blocks(builder.add(first, builder.shl(pair.index, one)), 2, rows_of)
+                with builder.if_then(builder.trunc(span, ir.IntType(1))):
+                    blocks(builder.sub(last, one), 1, rows_of)
+
+        done = builder.append_basic_block("run_ones.done")
+        looped = builder.append_basic_block("run_ones.looped")
+        switch = builder.switch(chunks, looped)
+        for count in range(1, UNROLLED + 1):
+            case = builder.append_basic_block(f"run_ones.chunks{count}")
+            switch.add_case(ir.Constant(_I64, count), case)
+            builder.position_at_end(case)
+            partials(count)
+            builder.branch(done)
+        builder.position_at_end(looped)
+        partials(None)
+        builder.branch(done)
+        builder.position_at_end(done)
         summed = builder.load(ones)
         total = builder.extract_element(summed, ir.Constant(ir.IntType(32), 0))
         for lane in range(1, BLOCK):

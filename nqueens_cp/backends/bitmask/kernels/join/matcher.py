@@ -40,7 +40,7 @@ _BLOCK, _CHUNK, _ENTRIES = np.uint64(BLOCK), np.uint64(CHUNK), np.uint64(1 << CH
 
 _SIX, _SIXTY_THREE = np.uint64(6), np.uint64(63)
 #: The smallest pattern of a chunk with two bits set (0b11): the rows below it are the empty
-#: pattern and single bits, filled from the transposed words themselves.
+#: pattern's (all ones) and the single bits' (the transposed words themselves).
 _FIRST_PAIR = np.uint64(3)
 
 
@@ -172,6 +172,8 @@ def matching(small, small_weight, big, big_weight, space, stop):
         for r in range(np.uint64(chunks * CHUNK)):
             table[base + ((r // _CHUNK) * _ENTRIES + (_ONE << (r % _CHUNK))) * _BLOCK] = ~row[r]
     for e0 in range(_ZERO, np.uint64(blocks * stride), _ENTRIES):
+        for lane in range(_BLOCK):  # the empty pattern: every partial lacks it
+            table[e0 * _BLOCK + lane] = ~_ZERO
         for e in range(_FIRST_PAIR, _ENTRIES):  # the rows of two bits or more, each from two below it
             low = lowbit(e)
             if low != e:
@@ -179,8 +181,8 @@ def matching(small, small_weight, big, big_weight, space, stop):
                 for lane in range(_BLOCK):
                     table[into + lane] = table[a + lane] & table[b + lane]
     # the small list grouped by cut pattern and weight (group pattern * weighs + weight level),
-    # each partial as its table entries (one per chunk it touches, at entry[at * chunks ...])
-    # and their number
+    # each partial as its table entries (one per chunk, at entry[at * chunks ...]; a chunk it
+    # does not touch names the empty pattern's row)
     small_level, small_levels, weighs = _levels(small_weight)
     start = np.zeros(patterns * weighs + 1, np.int64)
     mine = np.empty(small.shape[0], np.int64)
@@ -191,18 +193,14 @@ def matching(small, small_weight, big, big_weight, space, stop):
         start[b + 1] += start[b]
     slot = start[:-1].astype(np.uint64)
     entry = _scratch(space, SLOT_ENTRY, small.shape[0] * chunks)
-    used = np.zeros(small.shape[0], np.int64)
     many = np.uint64(chunks)
     for i in range(np.uint64(small.shape[0])):
         at = slot[np.uint64(mine[i])]
         slot[np.uint64(mine[i])] = at + _ONE
         y = small[i] & rest
-        m = _ZERO
-        for c in range(many):  # (an entry written for an untouched chunk is overwritten)
+        for c in range(many):
             code = (y >> (c * _CHUNK)) & (_ENTRIES - _ONE)
-            entry[at * many + m] = (c * _ENTRIES + code) * _BLOCK  # (words from the block's table)
-            m += np.uint64(code != _ZERO)
-        used[at] = np.int64(m)
+            entry[at * many + c] = (c * _ENTRIES + code) * _BLOCK  # (words from the block's table)
     total = 0
     for b in range(buckets):
         if stop[FLAG] != 0:  # a set flag ends a long match between two buckets (watch.py)
@@ -216,7 +214,7 @@ def matching(small, small_weight, big, big_weight, space, stop):
             for w in range(weighs):
                 lo, hi = start[s * weighs + w], start[s * weighs + w + 1]
                 if lo < hi:
-                    ones = _run_ones(table, stride, entry, used, chunks, lo, hi, valid, first[b], first[b + 1])
+                    ones = _run_ones(table, stride, entry, chunks, lo, hi, valid, first[b], first[b + 1])
                     total += small_levels[w] * level * ones
             if s == 0:
                 break
