@@ -296,6 +296,42 @@ def test_the_packed_scan_compiles_for_a_cpu_without_avx2(tmp_path):
     assert r.returncode == 0 and r.stdout.split() == ["False", "True"], r.stderr[-2000:]
 
 
+_MATCHER_ON_AVX2 = """
+import numpy as np
+from numba.typed import List
+from nqueens_cp.backends.bitmask.kernels.join import intrinsics, matcher, space
+from nqueens_cp.backends.watch import NEVER
+rng = np.random.default_rng(7)
+def signatures(size):
+    bits = rng.random((size, 38)) < 0.12
+    return (bits.astype(np.uint64) << np.arange(38, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
+a, b = signatures(300), signatures(3000)
+a_weight, b_weight = rng.integers(1, 3, 300).astype(np.int64), rng.integers(1, 5, 3000).astype(np.int64)
+expected = sum(int(a_weight[i]) * int(b_weight[(a[i] & b) == 0].sum()) for i in range(300))
+print(intrinsics.BLOCK, matcher.matching(a, a_weight, b, b_weight, List(space.new_space()), NEVER) == expected)
+"""
+
+#: Haswell's features: AVX2 and no AVX-512.
+_HASWELL = "+avx,+avx2,+bmi,+bmi2,+cx16,+f16c,+fma,+lzcnt,+movbe,+popcnt,+sse4.1,+sse4.2,+ssse3"
+
+
+@pytest.mark.timeout(300)
+def test_the_matcher_counts_right_with_the_narrower_block_of_a_cpu_without_avx512(tmp_path):
+    """The matcher's block is 8 words where the target has AVX-512 and 4 where it has only AVX2.
+    The other tests run the block this machine chooses; here the 4-word block is compiled for
+    an AVX2 target, in a fresh process and cache, and checked against a direct count."""
+    import os
+    import platform
+    import subprocess
+    import sys
+
+    if platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("an x86-64 target")
+    env = {**os.environ, "NUMBA_CPU_NAME": "haswell", "NUMBA_CPU_FEATURES": _HASWELL, "NUMBA_CACHE_DIR": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-c", _MATCHER_ON_AVX2], env=env, capture_output=True, text=True, timeout=280)
+    assert r.returncode == 0 and r.stdout.split() == ["4", "True"], r.stderr[-2000:]
+
+
 @pytest.mark.parametrize("n", range(4, 15))
 def test_the_column_sets_are_one_of_each_class_as_a_plain_enumeration_finds_them(n):
     """kernels/join/column_sets.py against a plain reference: every set of n // 2 columns, kept

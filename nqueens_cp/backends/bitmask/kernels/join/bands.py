@@ -12,7 +12,7 @@ from ..bits import ONE as _ONE
 from ..bits import ZERO as _ZERO
 from ..bits import lowbit, trailing_zeros
 from .column_sets import _binomials, _next_of_size, _rank
-from .intrinsics import _PACKS, BLOCK, _paired_packed
+from .intrinsics import _PACKS, PACKED, _paired_packed
 from .space import SLOT_LOWER, SLOT_PLACED, SLOT_UPPER, _scratch, new_space
 
 #: Room for partial solutions at first (grown by doubling, so memory follows the largest list).
@@ -206,7 +206,7 @@ def listed(n, r0, rows, allowed, forbid, upper_table, lower_table, space, slot, 
         lo, hi = f2[v], f2[v + 1]
         if f1[u + 1] == f1[u] or hi == lo:
             continue
-        need = k + (f1[u + 1] - f1[u]) * (hi - lo) + BLOCK  # (a packed scan stores BLOCK words at once)
+        need = k + (f1[u + 1] - f1[u]) * (hi - lo) + PACKED  # (a packed scan stores PACKED words at once)
         if need > out.shape[0]:
             grown = np.empty(2 * need, np.uint64)
             grown[:k] = out[:k]
