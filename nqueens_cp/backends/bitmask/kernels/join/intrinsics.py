@@ -20,8 +20,8 @@ def _has(feature: str) -> bool:
 
 
 #: Words ANDed side by side: the matcher's inner loop holds them in one vector (`_run_ones`),
-#: one AVX-512 register, or one AVX2 register where there is no AVX-512. At n = 21 the wider
-#: block took 0.88x the time of the narrower, each with its best MIN_BUCKET (`matcher`).
+#: one AVX-512 register, or one AVX2 register where there is no AVX-512 (the wider block was the
+#: faster, each with its best MIN_BUCKET: docs/benchmarks.md).
 BLOCK = 8 if _has("avx512f") else 4
 
 
@@ -85,8 +85,8 @@ def _run_ones(typingctx, table, stride, entry, chunks, lo, hi, valid, first, las
         pairs = builder.lshr(span, one)
 
         def blocks(block, group, rows_of):
-            """The ones of `group` blocks from `block` against a partial's rows (`rows_of(base,
-            and_with)` ANDs them into the accumulator, from the block's table at `base`)."""
+            """The ones of `group` blocks from `block` against a partial's rows (`rows_of(base)`
+            ANDs them into the accumulator, from the block's table at `base`)."""
             for t in range(group):
                 at = builder.add(block, ir.Constant(_I64, t))
                 builder.store(_lanes(builder, builder.gep(valids, [builder.mul(at, width)], inbounds=True)), acc)

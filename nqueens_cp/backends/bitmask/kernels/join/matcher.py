@@ -19,9 +19,9 @@ MAX_CUTS = 8
 
 
 #: The smallest bucket the sieve cuts down to (partials), below which a cut costs more than it
-#: saves: two blocks of partials. At n = 21 (every 1000th column set) the join took 0.75x the
-#: time of MIN_BUCKET 256 with blocks of 8 words (0.82x at 768, 0.78x at 2048), and 0.85x with
-#: blocks of 4 words at 512 (0.86x at 1024, 0.99x at 2048).
+#: saves: two blocks of partials. A bucket's last block is part-filled and every visit costs a
+#: partial's whole run of rows, so fuller buckets beat the pairs a further cut removes (the
+#: settings measured are in docs/benchmarks.md).
 MIN_BUCKET = 2 * 64 * BLOCK
 
 
