@@ -223,7 +223,7 @@ def test_a_half_from_the_bands_listed_once_is_the_half_searched_for_its_columns(
     (2, 300, 3000, 1, 0.12, 38),  # a few cut bits, several blocks per bucket
     (3, 500, 6000, 5, 0.1, 38),  # weights spread the buckets over levels
     (4, 200, 2500, 2, 0.4, 38),  # dense words: few pairs match
-    (5, 300, 3000, 2, 0.05, 64),  # more chunks than the inner loop unrolls for: its loop
+    (5, 300, 3000, 2, 0.05, 64),  # every bit: the most chunks the inner loop is unrolled for
 ])
 def test_the_matcher_counts_the_disjoint_pairs_a_direct_check_counts(seed, small, big, levels, density, width):
     """The matcher (sieve, AND tables, the vector inner loop) against every pair tested directly,
@@ -350,5 +350,15 @@ def test_the_column_sets_are_one_of_each_class_as_a_plain_enumeration_finds_them
 
 
 def test_the_memory_table_takes_the_bands_bound_from_the_kernels():
-    """partitions/join.py writes the bands' bound as a literal, so that planning imports no numba."""
-    assert join_items.BANDS_AT_BOUND == 4 * bands.MOST_LISTED_ONCE
+    """partitions/join.py writes what finding out a band's size holds as a literal, so that
+    planning imports no numba."""
+    assert join_items.OVER_LISTED_BYTES == 3 * 8 * bands.MOST_LISTED_ONCE
+
+
+@pytest.mark.long
+def test_the_memory_table_counts_the_band_placements_the_kernels_list_once():
+    """The placements the memory table declares for the bands listed once are those the kernels
+    list, at every board size of the join's range."""
+    for n, tuning in join_items.TUNING.items():
+        listed = sum(seen.shape[0] for _, seen, _ in join.band_tables(n))
+        assert listed == tuning.listed_once, n

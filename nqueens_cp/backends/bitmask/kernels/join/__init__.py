@@ -21,10 +21,11 @@ counter joins partial boards instead. This is a join of our own, in the engine's
 - The larger list is stored bit-transposed, a word per group of 64 partials, and only the bits
   set on both sides count. Up to MAX_CUTS "cut" bits, those most often set on both sides,
   split it into buckets, and a partial of the smaller list visits only the buckets whose cut
-  bits it does not share (a sieve). The other bits are taken CHUNK at a time: for each chunk,
-  a table holds, per pattern of its bits, the words of the partials that lack all of them, so
-  a partial ANDs one word per chunk it touches (not one per bit) and counts the ones: 64 pairs
-  per AND.
+  bits it does not share (a sieve). The other bits are numbered afresh and dealt into chunks
+  of at most MAX_CHUNK: for each chunk, a table holds, per pattern of its bits, the words of
+  the partials that lack all of them, so a partial ANDs one word per chunk (not one per bit)
+  and counts the ones: 64 pairs per AND. A bucket's tables are made just before its visits,
+  so they are read from the nearest caches.
 - Symmetry. The left-right mirror maps C onto its mirror image; the reflections in the long
   diagonals map a queen on a long diagonal in the bottom half onto one in the top half; on an
   even board the top-bottom mirror maps C onto its complement (for solutions with no queen on

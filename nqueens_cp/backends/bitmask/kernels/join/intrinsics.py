@@ -44,17 +44,19 @@ def _lanes(builder: ir.IRBuilder, where: ir.Value, kind: ir.VectorType = _LANES)
     return builder.load(builder.bitcast(where, kind.as_pointer()), align=8)
 
 
-#: The most chunks a partial's rows are unrolled for (`_run_ones`); more take a loop. 2n - 2
-#: diagonal bits in chunks of 5 make 10 chunks at n = 24.
-UNROLLED = 12
+#: The most chunks a partial's rows are unrolled for (`_run_ones`): the matcher deals a
+#: signature's 64 bits at most into this many chunks (matcher.MAX_CHUNK).
+UNROLLED = 10
 
 
 @intrinsic
-def _run_ones(typingctx, table, stride, entry, chunks, lo, hi, valid, first, last):
+def _run_ones(typingctx, table, stride, entry, chunks, lo, hi, first, last):
     """The matcher's inner loop in vector code: for each small partial i in lo..hi-1 and each
-    block in first..last-1, the ones of valid[block * BLOCK:][:BLOCK] AND
-    table[block * stride * BLOCK + entry[i * chunks + j]:][:BLOCK] for every j < chunks, all
-    summed (a run of partials of one weight, so the lanes are summed once per run).
+    block in first..last-1, the ones of the AND of
+    table[block * stride * BLOCK + entry[i * chunks + j]:][:BLOCK] over j < chunks, all
+    summed (a run of partials of one weight, so the lanes are summed once per run). The first
+    chunk's rows hold only the block's partials that exist (a bucket's last block is
+    part-filled), so no other mask is read.
 
     Why an intrinsic: numba compiles that loop to four scalar ANDs a row, each load behind a
     check for negative indices, and never uses the vector unit. Here a row is one BLOCK-lane
@@ -63,73 +65,54 @@ def _run_ones(typingctx, table, stride, entry, chunks, lo, hi, valid, first, las
     once for all the blocks, which are taken two at a time.
 
     Why every chunk, unrolled: most buckets are one block, and a loop over the chunks a partial
-    touches (5 to 7 at n = 21, a different count from one partial to the next) spent more on its
-    own branches than on its ANDs; here each count of chunks up to UNROLLED has straight-line
-    code, and a chunk a partial does not touch reads its all-ones row."""
+    touches (a different count from one partial to the next) spent more on its own branches
+    than on its ANDs; here each count of chunks up to UNROLLED has straight-line code, and a
+    chunk a partial does not touch reads its all-ones row."""
     i64 = types.int64
-    sig = i64(table, i64, entry, i64, i64, i64, valid, i64, i64)
+    sig = i64(table, i64, entry, i64, i64, i64, i64, i64)
 
     def codegen(context, builder, signature, args):
-        tab, stride, ent, chunks, lo, hi, val, first, last = args
+        tab, stride, ent, chunks, lo, hi, first, last = args
         rows = context.make_array(signature.args[0])(context, builder, tab).data
         entries = context.make_array(signature.args[2])(context, builder, ent).data
-        valids = context.make_array(signature.args[6])(context, builder, val).data
-        width = ir.Constant(_I64, BLOCK)
         one = ir.Constant(_I64, 1)
-        wide = builder.mul(stride, width)  # words of a block's table
+        wide = builder.mul(stride, ir.Constant(_I64, BLOCK))  # words of a block's table
         counted = ir.FunctionType(_LANES, [_LANES])
         ctpop = cgutils.get_or_insert_function(builder.module, counted, f"llvm.ctpop.v{BLOCK}i64")
         ones = cgutils.alloca_once_value(builder, ir.Constant(_LANES, None))
-        acc = cgutils.alloca_once(builder, _LANES)
         span = builder.sub(last, first)
         pairs = builder.lshr(span, one)
 
-        def blocks(block, group, rows_of):
-            """The ones of `group` blocks from `block` against a partial's rows (`rows_of(base)`
-            ANDs them into the accumulator, from the block's table at `base`)."""
-            for t in range(group):
-                at = builder.add(block, ir.Constant(_I64, t))
-                builder.store(_lanes(builder, builder.gep(valids, [builder.mul(at, width)], inbounds=True)), acc)
-                rows_of(builder.gep(rows, [builder.mul(at, wide)], inbounds=True))
-                builder.store(builder.add(builder.load(ones), builder.call(ctpop, [builder.load(acc)])), ones)
-
         def partials(count):
-            """Every partial against every block, with `count` chunks unrolled (None: a loop)."""
+            """Every partial against every block, with `count` chunks unrolled."""
             with cgutils.for_range_slice(builder, lo, hi, one, intp=_I64) as (i, _):
                 mine = builder.gep(entries, [builder.mul(i, chunks)], inbounds=True)
-                if count is None:
+                es = [builder.load(builder.gep(mine, [ir.Constant(_I64, j)], inbounds=True)) for j in range(count)]
 
-                    def rows_of(base):
-                        with cgutils.for_range(builder, chunks, intp=_I64) as j:
-                            e = builder.load(builder.gep(mine, [j.index], inbounds=True))
-                            row = _lanes(builder, builder.gep(base, [e], inbounds=True))
-                            builder.store(builder.and_(builder.load(acc), row), acc)
-                else:
-                    es = [builder.load(builder.gep(mine, [ir.Constant(_I64, j)], inbounds=True)) for j in range(count)]
-
-                    def rows_of(base):
-                        value = builder.load(acc)
-                        for e in es:
+                def blocks(block, group):
+                    """The ones of `group` blocks from `block` against the partial's rows."""
+                    for t in range(group):
+                        at = builder.add(block, ir.Constant(_I64, t))
+                        base = builder.gep(rows, [builder.mul(at, wide)], inbounds=True)
+                        value = _lanes(builder, builder.gep(base, [es[0]], inbounds=True))
+                        for e in es[1:]:
                             value = builder.and_(value, _lanes(builder, builder.gep(base, [e], inbounds=True)))
-                        builder.store(value, acc)
+                        builder.store(builder.add(builder.load(ones), builder.call(ctpop, [value])), ones)
 
                 with cgutils.for_range(builder, pairs, intp=_I64) as pair:
-                    blocks(builder.add(first, builder.shl(pair.index, one)), 2, rows_of)
+                    blocks(builder.add(first, builder.shl(pair.index, one)), 2)
                 with builder.if_then(builder.trunc(span, ir.IntType(1))):
-                    blocks(builder.sub(last, one), 1, rows_of)
+                    blocks(builder.sub(last, one), 1)
 
         done = builder.append_basic_block("run_ones.done")
-        looped = builder.append_basic_block("run_ones.looped")
-        switch = builder.switch(chunks, looped)
+        widest = builder.append_basic_block(f"run_ones.chunks{UNROLLED}")
+        switch = builder.switch(chunks, widest)  # (the matcher passes 1 to UNROLLED)
         for count in range(1, UNROLLED + 1):
-            case = builder.append_basic_block(f"run_ones.chunks{count}")
+            case = widest if count == UNROLLED else builder.append_basic_block(f"run_ones.chunks{count}")
             switch.add_case(ir.Constant(_I64, count), case)
             builder.position_at_end(case)
             partials(count)
             builder.branch(done)
-        builder.position_at_end(looped)
-        partials(None)
-        builder.branch(done)
         builder.position_at_end(done)
         summed = builder.load(ones)
         total = builder.extract_element(summed, ir.Constant(ir.IntType(32), 0))

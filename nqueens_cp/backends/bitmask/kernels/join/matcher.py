@@ -10,8 +10,8 @@ from numba import njit
 from ....watch import FLAG
 from ..bits import ONE as _ONE
 from ..bits import ZERO as _ZERO
-from ..bits import lowbit, trailing_zeros
-from .intrinsics import BLOCK, _run_ones
+from ..bits import lowbit, popcount, trailing_zeros
+from .intrinsics import BLOCK, UNROLLED, _run_ones
 from .space import SLOT_ARRANGED, SLOT_ENTRY, SLOT_TABLE, _scratch
 
 #: The most cut bits of the sieve (2^MAX_CUTS buckets); fewer where buckets would be small.
@@ -25,9 +25,14 @@ MAX_CUTS = 8
 MIN_BUCKET = 2 * 64 * BLOCK
 
 
-#: Signature bits per chunk of the AND tables: a partial ANDs one row per chunk it touches,
-#: each row the AND of up to CHUNK bits' rows, made once per list (2^CHUNK rows per chunk).
-CHUNK = 5
+#: The most signature bits per chunk of the AND tables: a partial ANDs one row per chunk, each
+#: row the AND of its bits' rows in that chunk, made once per bucket (2^bits rows per chunk).
+#: The bits left after the cuts are numbered afresh (`_squeezer`) and dealt into as few chunks
+#: as take them, of equal size: every chunk costs each visit of a partial to a block one load,
+#: and a wider chunk a larger table per block to make and to keep in the cache (the settings
+#: measured are in docs/benchmarks.md).
+MAX_CHUNK = 7
+assert -(-64 // MAX_CHUNK) <= UNROLLED  # (the inner loop has straight-line code for each count)
 
 
 #: A partial's weight is below this (at most 4: 2 per long diagonal a top partial holds, as
@@ -38,7 +43,7 @@ SAMPLED = 256
 
 
 # The same as unsigned numbers, for index arithmetic with no negative-index wrap.
-_BLOCK, _CHUNK, _ENTRIES = np.uint64(BLOCK), np.uint64(CHUNK), np.uint64(1 << CHUNK)
+_BLOCK = np.uint64(BLOCK)
 
 
 _SIX, _SIXTY_THREE = np.uint64(6), np.uint64(63)
@@ -54,6 +59,36 @@ def _cut_pattern(x, cuts, k):
     for j in range(np.uint64(k)):
         v |= ((x >> cuts[j]) & _ONE) << j
     return np.int64(v)
+
+
+@njit(cache=True, nogil=True)
+def _squeezer(rest):
+    """The tables that number the bits of `rest` 0, 1, ... in order (a software pext, a byte at
+    a time): squeezed(x) = sum of table[j, byte j of x] for the 8 bytes of x & rest."""
+    table = np.zeros((8, 256), np.uint64)
+    below = 0  # bits of rest in the bytes before
+    for j in range(8):
+        mask = (rest >> np.uint64(8 * j)) & np.uint64(255)
+        for v in range(256):
+            out, at = _ZERO, below
+            for b in range(8):
+                if (mask >> np.uint64(b)) & _ONE:
+                    if (np.uint64(v) >> np.uint64(b)) & _ONE:
+                        out |= _ONE << np.uint64(at)
+                    at += 1
+            table[j, v] = out
+        for b in range(8):
+            below += np.int64((mask >> np.uint64(b)) & _ONE)
+    return table
+
+
+@njit(cache=True, inline="always")
+def _squeezed(x, table):
+    """x's bits of `rest` numbered afresh (see _squeezer)."""
+    out = _ZERO
+    for j in range(8):
+        out |= table[j, (x >> np.uint64(8 * j)) & np.uint64(255)]
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -105,6 +140,55 @@ def _levels(weights):
 
 
 @njit(cache=True, nogil=True)
+def _bucket_tables(arranged, valid, table, block0, blocks, width, bits, stride):
+    """The AND tables of `blocks` blocks from block0 (a bucket's), at table[0:]: entry (block,
+    chunk c, pattern e) is BLOCK words with a 1 for each partial of the block that lacks every
+    bit of e in chunk c, at table[((block * stride) + c * 2^bits + e) * BLOCK]; the first
+    chunk's rows hold only the block's partials that exist (`valid`: a bucket's last block is
+    part-filled). Made for one bucket just before its visits, so they stay in the nearest
+    caches while they are read (the whole list's tables would not fit there)."""
+    entries = np.uint64(1 << bits)
+    _bits = np.uint64(bits)
+    wide = np.uint64(stride * BLOCK)
+    w0 = np.uint64(block0) * _BLOCK
+    for w in range(np.uint64(blocks) * _BLOCK):  # transposed: row[bit] has a 1 for each of the word's partials with it
+        row = arranged[(w0 + w) << _SIX : (w0 + w + _ONE) << _SIX]
+        _transpose(row)
+        base = (w // _BLOCK) * wide + w % _BLOCK
+        for r in range(np.uint64(width)):  # (a pattern with a bit above them is never asked for)
+            table[base + ((r // _bits) * entries + (_ONE << (r % _bits))) * _BLOCK] = ~row[r]
+    for e0 in range(_ZERO, np.uint64(blocks * stride), entries):
+        lanes = w0 + e0 // np.uint64(stride) * _BLOCK  # the block's words of `valid`
+        for lane in range(_BLOCK):  # the empty pattern: every partial lacks it
+            table[e0 * _BLOCK + lane] = ~_ZERO
+        if e0 % np.uint64(stride) == _ZERO:  # the first chunk's rows hold only the block's partials
+            for lane in range(_BLOCK):
+                table[e0 * _BLOCK + lane] = valid[lanes + lane]
+            for r in range(_bits):  # (the single bits' rows: the others are made from them below)
+                for lane in range(_BLOCK):
+                    table[(e0 + (_ONE << r)) * _BLOCK + lane] &= valid[lanes + lane]
+        for e in range(_FIRST_PAIR, entries):  # the rows of two bits or more, each from two below it
+            low = lowbit(e)
+            if low != e:
+                into, a, b = (e0 + e) * _BLOCK, (e0 + (e ^ low)) * _BLOCK, (e0 + low) * _BLOCK
+                for lane in range(_BLOCK):
+                    table[into + lane] = table[a + lane] & table[b + lane]
+
+
+@njit(cache=True, nogil=True)
+def _visited(start, free, weighs):
+    """Whether a group of the small list has cut bits within `free` (a bucket's tables are
+    made only where some partial visits them)."""
+    s = free
+    while True:
+        if start[s * weighs] < start[(s + 1) * weighs]:
+            return True
+        if s == 0:
+            return False
+        s = (s - 1) & free
+
+
+@njit(cache=True, nogil=True)
 def matching(small, small_weight, big, big_weight, space, stop):
     """The pairs of small x big whose signatures share no bit, each counted as the product of
     its partials' weights (below 8). The big list is stored in blocks of BLOCK words
@@ -132,12 +216,13 @@ def matching(small, small_weight, big, big_weight, space, stop):
         score[best] = -1
         cutmask |= _ONE << np.uint64(best)
     rest = both & ~cutmask
-    entries = 1 << CHUNK
-    top_bit = 0
-    while (rest >> np.uint64(top_bit)) > _ZERO:
-        top_bit += 1
-    chunks = max((top_bit + CHUNK - 1) // CHUNK, 1)  # over the bit positions as they are
+    squeeze = _squeezer(rest)
+    width = popcount(rest)
+    chunks = max((width + MAX_CHUNK - 1) // MAX_CHUNK, 1)
+    bits = max((width + chunks - 1) // chunks, 1)  # per chunk, as even as they go
+    entries = 1 << bits
     stride = chunks * entries  # table entries per block
+    _bits, _entries = np.uint64(bits), np.uint64(entries)
     level_of, levels, distinct = _levels(big_weight)
     patterns = 1 << k
     buckets = patterns * distinct  # bucket = level * patterns + cut pattern
@@ -164,25 +249,8 @@ def matching(small, small_weight, big, big_weight, space, stop):
     for i in range(np.uint64(big.shape[0])):
         at = placed[bucket[i]]
         placed[bucket[i]] = at + _ONE
-        arranged[at] = big[i] & rest
+        arranged[at] = _squeezed(big[i] & rest, squeeze)
         valid[at >> _SIX] |= _ONE << (at & _SIXTY_THREE)
-    table = _scratch(space, SLOT_TABLE, blocks * stride * BLOCK)
-    wide = np.uint64(stride * BLOCK)
-    for w in range(np.uint64(words)):  # transposed: row[bit] has a 1 for each of the word's partials with it
-        row = arranged[w << _SIX : (w + _ONE) << _SIX]
-        _transpose(row)
-        base = (w // _BLOCK) * wide + w % _BLOCK
-        for r in range(np.uint64(chunks * CHUNK)):
-            table[base + ((r // _CHUNK) * _ENTRIES + (_ONE << (r % _CHUNK))) * _BLOCK] = ~row[r]
-    for e0 in range(_ZERO, np.uint64(blocks * stride), _ENTRIES):
-        for lane in range(_BLOCK):  # the empty pattern: every partial lacks it
-            table[e0 * _BLOCK + lane] = ~_ZERO
-        for e in range(_FIRST_PAIR, _ENTRIES):  # the rows of two bits or more, each from two below it
-            low = lowbit(e)
-            if low != e:
-                into, a, b = (e0 + e) * _BLOCK, (e0 + (e ^ low)) * _BLOCK, (e0 + low) * _BLOCK
-                for lane in range(_BLOCK):
-                    table[into + lane] = table[a + lane] & table[b + lane]
     # the small list grouped by cut pattern and weight (group pattern * weighs + weight level),
     # each partial as its table entries (one per chunk, at entry[at * chunks ...]; a chunk it
     # does not touch names the empty pattern's row)
@@ -200,24 +268,29 @@ def matching(small, small_weight, big, big_weight, space, stop):
     for i in range(np.uint64(small.shape[0])):
         at = slot[np.uint64(mine[i])]
         slot[np.uint64(mine[i])] = at + _ONE
-        y = small[i] & rest
+        y = _squeezed(small[i] & rest, squeeze)
         for c in range(many):
-            code = (y >> (c * _CHUNK)) & (_ENTRIES - _ONE)
-            entry[at * many + c] = (c * _ENTRIES + code) * _BLOCK  # (words from the block's table)
+            code = (y >> (c * _bits)) & (_entries - _ONE)
+            entry[at * many + c] = (c * _entries + code) * _BLOCK  # (words from the block's table)
+    most = 0  # blocks of the largest bucket
+    for b in range(buckets):
+        most = max(most, first[b + 1] - first[b])
+    table = _scratch(space, SLOT_TABLE, most * stride * BLOCK)
     total = 0
     for b in range(buckets):
         if stop[FLAG] != 0:  # a set flag ends a long match between two buckets (watch.py)
             return total
-        if first[b] == first[b + 1]:
-            continue
-        level = levels[b // patterns]
         free = (patterns - 1) & ~b
+        if first[b] == first[b + 1] or not _visited(start, free, weighs):
+            continue
+        _bucket_tables(arranged, valid, table, first[b], first[b + 1] - first[b], width, bits, stride)
+        level = levels[b // patterns]
         s = free
         while True:  # every group of the small list whose cut bits are disjoint from b's
             for w in range(weighs):
                 lo, hi = start[s * weighs + w], start[s * weighs + w + 1]
                 if lo < hi:
-                    ones = _run_ones(table, stride, entry, chunks, lo, hi, valid, first[b], first[b + 1])
+                    ones = _run_ones(table, stride, entry, chunks, lo, hi, 0, first[b + 1] - first[b])
                     total += small_levels[w] * level * ones
             if s == 0:
                 break
