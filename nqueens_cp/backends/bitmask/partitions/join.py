@@ -33,25 +33,30 @@ def column_sets(n: int) -> tuple[np.ndarray, np.ndarray]:
 class Tuning(NamedTuple):
     """What the join's memory rests on at one board size, measured (`memory`)."""
 
-    #: The longest list of partials (top or bottom) over a seeded sample of 300 column sets.
-    longest: int
+    #: The longest list of partials (top or bottom) over a seeded sample of 300 column sets;
+    #: None from n = 23, where it is extrapolated by the factor 6 that each two columns
+    #: multiply it by.
+    longest: int | None
     #: The placements of the bands listed once for every column set (kernels.join.band_tables;
     #: counted, at most MOST_LISTED_ONCE a band): 16 bytes each are kept, and up to 64 more are
-    #: used while they are listed; a band with more placements takes 48 MB to find out.
+    #: used while they are listed.
     listed_once: int
 
 
-#: The join's tuning by board size, in one table (the planner's range is JOIN_FROM_N to
-#: JOIN_MAX_N). From 23 on, the longest list is extrapolated by the factor 6 that each two
-#: columns multiply it by, and the bands are taken at their bound.
+#: The join's tuning by board size, in one table (the planner's range, JOIN_FROM_N to
+#: JOIN_MAX_N; tests/test_join.py holds listed_once to what the kernels list).
 TUNING = {
     16: Tuning(2848, 39376),
     17: Tuning(12836, 179512),
     18: Tuning(16022, 357964),
     19: Tuning(74300, 1053916),
     20: Tuning(98560, 1309096),
-    21: Tuning(568844, 2403902),
+    21: Tuning(568844, 6912626),
     22: Tuning(757722, 1224212),
+    23: Tuning(None, 1631300),
+    24: Tuning(None, 0),
+    25: Tuning(None, 0),
+    26: Tuning(None, 0),
 }
 #: Bytes a worker holds per partial of its longest list: its lists, their mirror images, the
 #: matcher's tables and arranged copy, with room for the doubling of reused arrays (measured at
@@ -59,22 +64,20 @@ TUNING = {
 BYTES_PER_PARTIAL = 256
 #: Column sets, weights and the compiled kernels, besides the lists.
 BASE_BYTES = 64 << 20
-#: The placements of four bands at their bound (kernels.join.bands.MOST_LISTED_ONCE each: a
-#: literal here, so that planning imports no numba; tests/test_join.py holds them equal).
-BANDS_AT_BOUND = 4 << 21
-#: What finding out that a band has too many placements to list once holds.
-OVER_LISTED_BYTES = 48 << 20
+#: What finding out that a band has too many placements to list once holds (three words for
+#: each of kernels.join.bands.MOST_LISTED_ONCE placements: a literal here, so that planning
+#: imports no numba; tests/test_join.py holds them equal): from n = 22, where a band has more.
+OVER_LISTED_BYTES = 192 << 20
 
 
 def memory(n: int) -> int:
     """The bytes one worker of the join may hold on an n x n board (see TUNING), declared in
     the plan before anything is allocated."""
-    known = TUNING.get(n)
-    last = TUNING[22 - n % 2]
-    longest = known.longest if known else last.longest * 6 ** ((n - 22 + n % 2) // 2)
-    listed = known.listed_once if known else BANDS_AT_BOUND
+    tuning, last = TUNING[n], TUNING[22 - n % 2]
+    assert last.longest is not None
+    longest = tuning.longest or last.longest * 6 ** ((n - 22 + n % 2) // 2)
     sets = comb(n, n // 2) * 16  # column sets and weights
-    bands = 80 * listed + (OVER_LISTED_BYTES if n > 20 else 0)
+    bands = 80 * tuning.listed_once + (OVER_LISTED_BYTES if n > 21 else 0)
     return BASE_BYTES + sets + bands + int(1.5 * longest) * BYTES_PER_PARTIAL
 
 

@@ -118,8 +118,9 @@ def _grouped(n, r0, rows, allowed, forbid, seam, most, space, slot):
 
 #: Room for a band's placements at first (doubled until they fit).
 FIRST_PLACEMENTS = 1 << 10
-#: The most placements of a band listed once for every column set (band_tables): 32 MB.
-MOST_LISTED_ONCE = 1 << 21
+#: The most placements of a band listed once for every column set (band_tables): 128 MB kept
+#: (n = 21 lists its bottom half's 6-row band of 4.5 million once, where each set searched it).
+MOST_LISTED_ONCE = 1 << 23
 
 
 #: No bound on a band's placements (one column set's, listed per set).
