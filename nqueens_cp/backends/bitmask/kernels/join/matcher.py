@@ -29,8 +29,8 @@ MIN_BUCKET = 2 * 64 * BLOCK
 #: row the AND of its bits' rows in that chunk, made once per bucket (2^bits rows per chunk).
 #: The bits left after the cuts are numbered afresh (`_squeezer`) and dealt into as few chunks
 #: as take them, of equal size: every chunk costs each visit of a partial to a block one load,
-#: and a wider chunk a larger table per block to make and to keep in the cache (the settings
-#: measured are in docs/benchmarks.md).
+#: and a wider chunk a larger table per block to make and to keep in the cache
+#: (docs/benchmarks.md § The matcher's chunks and tables).
 MAX_CHUNK = 7
 assert -(-64 // MAX_CHUNK) <= UNROLLED  # (the inner loop has straight-line code for each count)
 
