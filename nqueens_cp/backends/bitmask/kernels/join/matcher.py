@@ -64,27 +64,22 @@ def _cut_pattern(x, cuts, k):
 @njit(cache=True, nogil=True)
 def _squeezer(rest):
     """The tables that number the bits of `rest` 0, 1, ... in order (a software pext, a byte at
-    a time): squeezed(x) = sum of table[j, byte j of x] for the 8 bytes of x & rest."""
+    a time): squeezed(x) = the OR of table[j, byte j of x] over the 8 bytes of x & rest."""
     table = np.zeros((8, 256), np.uint64)
-    below = 0  # bits of rest in the bytes before
+    at = 0  # the number of the next bit of rest
     for j in range(8):
-        mask = (rest >> np.uint64(8 * j)) & np.uint64(255)
-        for v in range(256):
-            out, at = _ZERO, below
-            for b in range(8):
-                if (mask >> np.uint64(b)) & _ONE:
-                    if (np.uint64(v) >> np.uint64(b)) & _ONE:
-                        out |= _ONE << np.uint64(at)
-                    at += 1
-            table[j, v] = out
-        for b in range(8):
-            below += np.int64((mask >> np.uint64(b)) & _ONE)
+        for b in range(8):  # each single bit's number, then every byte as the OR of two below it
+            if (rest >> np.uint64(8 * j + b)) & _ONE:
+                table[j, 1 << b] = _ONE << np.uint64(at)
+                at += 1
+        for v in range(3, 256):
+            table[j, v] = table[j, v & (v - 1)] | table[j, v & -v]
     return table
 
 
 @njit(cache=True, inline="always")
 def _squeezed(x, table):
-    """x's bits of `rest` numbered afresh (see _squeezer)."""
+    """x's bits of `rest` numbered afresh, its other bits dropped (see _squeezer)."""
     out = _ZERO
     for j in range(8):
         out |= table[j, (x >> np.uint64(8 * j)) & np.uint64(255)]
@@ -249,7 +244,7 @@ def matching(small, small_weight, big, big_weight, space, stop):
     for i in range(np.uint64(big.shape[0])):
         at = placed[bucket[i]]
         placed[bucket[i]] = at + _ONE
-        arranged[at] = _squeezed(big[i] & rest, squeeze)
+        arranged[at] = _squeezed(big[i], squeeze)
         valid[at >> _SIX] |= _ONE << (at & _SIXTY_THREE)
     # the small list grouped by cut pattern and weight (group pattern * weighs + weight level),
     # each partial as its table entries (one per chunk, at entry[at * chunks ...]; a chunk it
@@ -268,7 +263,7 @@ def matching(small, small_weight, big, big_weight, space, stop):
     for i in range(np.uint64(small.shape[0])):
         at = slot[np.uint64(mine[i])]
         slot[np.uint64(mine[i])] = at + _ONE
-        y = _squeezed(small[i] & rest, squeeze)
+        y = _squeezed(small[i], squeeze)
         for c in range(many):
             code = (y >> (c * _bits)) & (_entries - _ONE)
             entry[at * many + c] = (c * _entries + code) * _BLOCK  # (words from the block's table)
