@@ -189,3 +189,30 @@ def test_a_kernel_s_stamp_covers_the_modules_it_imports(tmp_path, monkeypatch):
     edit(copy / "cli" / "app.py")  # not imported by the kernel
     edit(copy / "backends" / "bitmask" / "kernels" / "join" / "symmetry.py")  # imports the matcher, not imported by it
     assert stamp(locator) == third
+
+
+#: Loads the join's kernels and counts 13 with the cached kernels, printing the count and how
+#: often numba refreshed its contexts (each refresh imports and installs every registry).
+REFRESHES = """
+from numba.core import base
+calls = []
+refresh = base.BaseContext.refresh
+def counted(self):
+    calls.append(self)
+    return refresh(self)
+base.BaseContext.refresh = counted
+import nqueens_cp as nq
+from nqueens_cp.backends.bitmask.partitions import join
+join.load_kernels()
+print(nq.count(13, workers=1), len(calls))
+"""
+
+
+def test_kernels_loaded_from_the_cache_skip_numba_s_refresh():
+    """numba refreshed its contexts before each load from the cache, 0.3-0.45 s of a fresh
+    process's first count (docs/benchmarks.md § Loading cached kernels); a load that finds its
+    kernel needs none. The first run may compile (and so refresh); the second finds them all."""
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", REFRESHES], capture_output=True, text=True, timeout=240)
+        assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["73712", "0"], proc.stderr

@@ -17,7 +17,16 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
-from tests.conftest import busy, children_of_a_killed_run, gone, interrupt_when, run, script, with_workers
+from tests.conftest import (
+    busy,
+    children_of_a_killed_run,
+    gone,
+    interrupt_when,
+    run,
+    script,
+    tree_busy,
+    with_workers,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -617,8 +626,8 @@ def test_a_background_job_that_ignores_ctrl_c_keeps_ignoring_it():
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=100)
     assert (proc.returncode, out.split()) == (0, [b"14772512"]), err  # A000170(16)
-    with subprocess.Popen([*cmd[:2], "18"], **pipes) as proc:
-        while not busy(0.5)(proc.pid) and proc.poll() is None:
+    with subprocess.Popen([*cmd[:2], "20"], **pipes) as proc:  # a minute: it is still counting
+        while not tree_busy(0.5)(proc.pid) and proc.poll() is None:
             time.sleep(0.02)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)

@@ -219,9 +219,22 @@ def _distrust_cache_files() -> None:
             announce_compiling()
         return found
 
+    def _load_overload_unrefreshed(self: caching.Cache, sig: object, target_context: object) -> object:
+        """numba refreshes its contexts before every load from the cache: it imports and
+        installs every typing and lowering registry (0.3-0.45 s of a fresh process's first
+        count, docs/benchmarks.md § Loading cached kernels). Machine code read back needs
+        none of them, only the runtime its allocations call (NRT); a miss compiles, and
+        numba's compiler refreshes the contexts itself first."""
+        from numba.core.runtime import rtsys
+
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
     files._save_index, files._load_index = _save_index, _load_index
     files._save_data, files._load_data = _save_data, _load_data
     caching.Cache._load_overload = _load_overload
+    caching.Cache.load_overload = _load_overload_unrefreshed
     caching._nqueens_distrusted = True
 
 
