@@ -90,7 +90,7 @@ def _stamp_with_imports() -> None:
         digest = hashlib.sha256()
         for source in imported_sources(path):
             st = os.stat(source)
-            digest.update(source[len(PACKAGE) :].encode() + b"\0" + _digest_of(source, st.st_mtime_ns, st.st_size))
+            digest.update(source[len(PACKAGE) :].encode() + b"\0" + file_digest(source, st.st_mtime_ns, st.st_size))
         return stamp, digest.hexdigest()
 
     mixin.get_source_stamp = get_source_stamp
@@ -114,7 +114,7 @@ def imported_sources(path: str) -> list[str]:
 
 
 @functools.cache
-def _digest_of(source: str, _mtime: int, _size: int) -> bytes:
+def file_digest(source: str, _mtime: int, _size: int) -> bytes:
     """The SHA-256 of the file (remembered while it is unchanged)."""
     with open(source, "rb") as f:
         return hashlib.sha256(f.read()).digest()
@@ -246,7 +246,7 @@ def seal(payload: bytes, kernel: str, name: str) -> bytes:
     """The file's bytes: MAGIC, an HMAC-SHA256 of the kernel's name, the file's name and the
     payload under this user's key, then the payload. The names are in the seal so that a file
     copied from another kernel, or to another slot of the same kernel, does not hold."""
-    return MAGIC + _mac(payload, kernel, name) + payload
+    return MAGIC + mac(payload, kernel, name) + payload
 
 
 def unsealed(path: str, kernel: str, name: str) -> bytes | None:
@@ -261,15 +261,17 @@ def unsealed(path: str, kernel: str, name: str) -> bytes | None:
     if not data.startswith(MAGIC) or len(data) < head:
         return None
     payload = data[head:]
-    return payload if hmac.compare_digest(data[len(MAGIC) : head], _mac(payload, kernel, name)) else None
+    return payload if hmac.compare_digest(data[len(MAGIC) : head], mac(payload, kernel, name)) else None
 
 
-def _mac(payload: bytes, kernel: str, name: str) -> bytes:
-    mac = hmac.new(_key(), digestmod=hashlib.sha256)
+def mac(payload: bytes, kernel: str, name: str) -> bytes:
+    """The HMAC-SHA256 of the kernel's name, the file's name and the payload under this user's
+    key: a cache file's seal (and a module compiled ahead of time's, `run.aot`)."""
+    digest = hmac.new(_key(), digestmod=hashlib.sha256)
     for part in (kernel.encode(), name.encode()):
-        mac.update(len(part).to_bytes(4, "big") + part)
-    mac.update(payload)
-    return mac.digest()
+        digest.update(len(part).to_bytes(4, "big") + part)
+    digest.update(payload)
+    return digest.digest()
 
 
 _KEY: list[bytes] = []

@@ -5,13 +5,16 @@ runs: planning loads no numba)."""
 
 from __future__ import annotations
 
+import importlib
 from functools import cache
 from math import comb
+from types import ModuleType
 from typing import NamedTuple
 
 import numpy as np
 
 from ....model.problem import Problem
+from ....run import aot
 from ...base import Deadline
 from .base import Counts, Items, fingerprint, warm
 
@@ -19,14 +22,29 @@ from .base import Counts, Items, fingerprint, warm
 PER_ITEM = 16
 
 
+#: The join's entry points, compiled ahead of time where they can be (`run.aot`): a count then
+#: loads no numba (docs/benchmarks.md § Kernels compiled ahead of time).
+KERNELS = aot.Group(
+    "nqueens_join",
+    "nqueens_cp.backends.bitmask.kernels.join",
+    ("list_column_sets", "band_tables", "count_with"),
+    f"{__name__}:load_kernels",
+)
+
+
+@cache
+def _kernels() -> ModuleType:
+    """The join's entry points: compiled ahead of time if this process may load them, else the
+    JIT's (numba's cache)."""
+    return aot.load(KERNELS) or importlib.import_module(KERNELS.module)
+
+
 def column_sets(n: int) -> tuple[np.ndarray, np.ndarray]:
     """(sets, weights): the smallest top column set of each class under the mirrors that hold
     (left-right; top-bottom too on an even board), in increasing order, and its class's size."""
-    from ..kernels.join import list_column_sets
-
     most = comb(n, n // 2)
     sets, weights = np.empty(most, np.int64), np.empty(most, np.int64)
-    k = list_column_sets(n, sets, weights)
+    k = _kernels().list_column_sets(n, sets, weights)
     return sets[:k].astype(np.uint64), weights[:k].copy()
 
 
@@ -92,18 +110,15 @@ def context(problem: Problem) -> Context:
 def _band_tables(n: int) -> tuple:
     """The bands listed once, for every work item this process counts (a worker's, or ours
     for the whole count)."""
-    from ..kernels.join import band_tables
-
-    return band_tables(n)
+    return _kernels().band_tables(n)
 
 
 def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, _deadline: Deadline | None = None) -> Counts:
     """Work items `indices`: PER_ITEM column sets each."""
-    from ..kernels.join import count_with
-
     n, sets, weights = ctx
     tables = _band_tables(n)
     total = 0
+    count_with = _kernels().count_with
     for i in indices.tolist():
         part = slice(i * PER_ITEM, (i + 1) * PER_ITEM)
         total += int(count_with(n, sets[part], weights[part], tables, stop))
@@ -118,7 +133,10 @@ def item_info(ctx: Context, i: int) -> dict[str, object]:
 
 
 def items(problem: Problem) -> Items:
-    """The count as numbered work items (pool, Dask, checkpoints): PER_ITEM column sets each."""
+    """The count as numbered work items (pool, Dask, checkpoints): PER_ITEM column sets each.
+    The kernels are compiled ahead of time first, where that is still to do (`aot.ensure`)."""
+    aot.ensure(KERNELS)
+    _kernels.cache_clear()
     ctx = context(problem)
     return Items(
         fingerprint(problem, 0) | {"split": "join", "depth": None, "per_item": PER_ITEM},

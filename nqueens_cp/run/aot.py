@@ -1,0 +1,275 @@
+"""Kernels compiled ahead of time into an extension module, so that a count loads no numba.
+
+Why: in `nqueens count 16` (0.68 s end to end) the count itself took 0.17 s; numba's import
+took 0.26 s and its load of the cached kernels 0.13 s, and neither can be cut from outside
+numba (docs/benchmarks.md § Kernels compiled ahead of time). numba's own ahead-of-time
+compiler (`numba.pycc`) makes a C extension of the same functions that needs only numpy: it
+loads in a millisecond and runs as fast as the JIT's code.
+
+How: a `Group` names a package of kernels, the entry points to export and a function that runs
+them once (which types each entry point, so no signature is written twice). `ensure` builds a
+group's module where none is cached, in a child process (`python -m nqueens_cp.run.aot`) that
+runs the entry points under the JIT, then compiles them with pycc for this CPU, with its
+features as numba's JIT uses them, and wrappers that release the GIL (the watcher's stop flag
+is set from another thread, `backends/watch.py`). The module goes into the user's cache folder,
+sealed as the JIT's cache files are (`run.compiled.seal`), under a stamp of everything it is
+made of: the group's sources and the package modules they import, this file (how it is built),
+Python's, numba's, llvmlite's and numpy's versions, the CPU, and any NUMBA_ setting. `load`
+takes a module only if its stamp is this process's and its seal holds; anything else is a miss
+and the JIT's kernels run, so a stale or foreign build never runs.
+
+Neither built nor loaded: with NQUEENS_CP_AOT=0, with the JIT disabled, or with NUMBA_CPU_NAME or
+NUMBA_CPU_FEATURES set (a cache made for other machines, which the JIT honours). A build that
+fails (no C compiler, no Python headers) is recorded beside the stamp and not tried again for it:
+the JIT's kernels serve instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import importlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from types import ModuleType
+
+from . import compiled
+
+#: Set to 0 to neither build nor load modules compiled ahead of time.
+SWITCH = "NQUEENS_CP_AOT"
+#: NUMBA_ settings under which the JIT compiles for another machine than this one.
+FOREIGN = ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")
+#: How long a build may take (pycc compiles the group again, then a C compiler runs).
+BUILD_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class Group:
+    """A package of kernels compiled ahead of time as one extension module."""
+
+    #: The module's name (its file name, and the name it is imported under).
+    name: str
+    #: The package whose entry points are exported (imported only to build).
+    module: str
+    #: The entry points, compiled dispatchers of `module`, each called with one signature.
+    exports: tuple[str, ...]
+    #: "module:function" that calls every entry point once under the JIT.
+    warm: str
+
+
+def enabled() -> bool:
+    """Whether modules compiled ahead of time may be built and loaded in this process."""
+    env = os.environ
+    return env.get(SWITCH, "1") != "0" and env.get("NUMBA_DISABLE_JIT", "0") in ("", "0") and not any(
+        env.get(k) for k in FOREIGN
+    )
+
+
+@functools.cache
+def load(group: Group) -> ModuleType | None:
+    """The group's module compiled ahead of time for this process, or None (the JIT serves)."""
+    if not enabled():
+        return None
+    path = _path(group)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        # Read, checked and loaded through one open file: what is checked is what is loaded.
+        with open(fd, "rb", closefd=False) as f:
+            data = f.read()
+        if not _sealed(path, data):
+            return None
+        where = f"/proc/self/fd/{fd}" if os.path.exists(f"/proc/self/fd/{fd}") else path
+        loader = importlib.machinery.ExtensionFileLoader(group.name, where)
+        spec = importlib.util.spec_from_file_location(group.name, where, loader=loader)
+        if spec is None:
+            return None
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+        module.__file__ = path
+    except (ImportError, OSError):  # built for other libraries than this process's: a miss
+        return None
+    finally:
+        os.close(fd)
+    return module if all(callable(getattr(module, name, None)) for name in group.exports) else None
+
+
+def ensure(group: Group) -> None:
+    """Build the group's module where it is missing for this process's stamp, and may be built:
+    once per stamp (a failed build is recorded and not tried again). Announced on stderr, as
+    the JIT's first compile is; Ctrl-C or SIGTERM stops the build and leaves no process."""
+    load.cache_clear()  # built by another process since this one looked
+    if not enabled() or load(group) is not None:
+        return
+    path = _path(group)
+    failed = path + ".failed"
+    if os.path.exists(failed):
+        return
+    compiled.announce_compiling()
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    work = tempfile.mkdtemp(dir=os.path.dirname(path), prefix=".build-")
+    try:
+        ok, log = _run_builder(group, work)
+        built = [f for f in os.listdir(work) if f.startswith(group.name + ".") and f.endswith(_suffix())]
+        if not ok or len(built) != 1:
+            with open(failed, "w") as f:
+                f.write(log[-4000:])
+            return
+        source = os.path.join(work, built[0])
+        with open(source, "rb") as f:
+            data = f.read()
+        _write_seal(path, data)
+        os.chmod(source, 0o500)
+        os.replace(source, path)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    load.cache_clear()
+
+
+def _run_builder(group: Group, out: str) -> tuple[bool, str]:
+    """Run the build in a child process of its own session (the C compiler's processes are its
+    children): (whether it succeeded, its output). Stopped, with all of them, if we are."""
+    env = os.environ | {SWITCH: "0", compiled.ANNOUNCED: "1"}
+    args = [sys.executable, "-m", __name__, group.name, group.module, ",".join(group.exports), group.warm, out]
+    pipe, devnull = subprocess.PIPE, subprocess.DEVNULL
+    proc = subprocess.Popen(args, stdout=pipe, stderr=subprocess.STDOUT, stdin=devnull, env=env, start_new_session=True)
+    try:
+        log, _ = proc.communicate(timeout=BUILD_SECONDS)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        return False, "the build ran over its time limit"
+    except BaseException:  # Ctrl-C, SIGTERM: the whole build goes
+        _kill(proc)
+        raise
+    return proc.returncode == 0, log.decode(errors="replace")
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def _suffix() -> str:
+    return importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def _path(group: Group) -> str:
+    """Where the group's module for this process's stamp is kept."""
+    folder = os.path.join(os.path.dirname(compiled.cache_dir()), "aot")
+    return os.path.join(folder, f"{group.name}-{stamp(group)[:24]}{_suffix()}")
+
+
+def _write_seal(path: str, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".seal-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(compiled.mac(data, "aot", os.path.basename(path)))
+    os.replace(tmp, path + ".seal")
+
+
+def _sealed(path: str, data: bytes) -> bool:
+    try:
+        with open(path + ".seal", "rb") as f:
+            seal = f.read()
+    except OSError:
+        return False
+    import hmac
+
+    return hmac.compare_digest(seal, compiled.mac(data, "aot", os.path.basename(path)))
+
+
+def stamp(group: Group) -> str:
+    """The SHA-256 of what the group's module is made of (see the module's docstring), found
+    without importing numba."""
+    digest = hashlib.sha256()
+    for source in _sources(group):
+        digest.update(source[len(compiled.PACKAGE) :].encode() + b"\0" + _file_digest(source))
+    digest.update(f"{sys.version}\0{_suffix()}\0{group}\0".encode())
+    import numpy
+
+    digest.update(numpy.__version__.encode() + b"\0")
+    for library in ("numba", "llvmlite"):
+        spec = importlib.util.find_spec(library)
+        origin = spec.origin if spec and spec.origin else ""
+        version = os.path.join(os.path.dirname(origin), "_version.py")
+        digest.update(library.encode() + (_file_digest(version) if os.path.isfile(version) else origin.encode()))
+    digest.update(_cpu())
+    for key in sorted(k for k in os.environ if k.startswith("NUMBA_") and k != "NUMBA_CACHE_DIR"):
+        digest.update(f"{key}={os.environ[key]}\0".encode())
+    return digest.hexdigest()
+
+
+def _file_digest(path: str) -> bytes:
+    st = os.stat(path)
+    return compiled.file_digest(path, st.st_mtime_ns, st.st_size)
+
+
+def _sources(group: Group) -> list[str]:
+    """The group's package's files and the package modules they import, and this file (how the
+    module is built)."""
+    folder = os.path.join(os.path.dirname(compiled.PACKAGE), *group.module.split("."))
+    found: set[str] = {os.path.abspath(__file__)}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            found.update(compiled.imported_sources(os.path.join(folder, name)))
+    return sorted(found)
+
+
+@functools.cache
+def _cpu() -> bytes:
+    """This CPU's model and features, as the system reports them (Linux), or its name."""
+    with contextlib.suppress(OSError), open("/proc/cpuinfo", "rb") as f:
+        wanted = {b"vendor_id", b"model name", b"flags", b"Features", b"CPU part"}
+        lines = [line for line in f.read().split(b"\n\n")[0].splitlines() if line.split(b":")[0].strip() in wanted]
+        if lines:
+            return b"\n".join(lines)
+    import platform
+
+    return f"{platform.machine()} {platform.processor()}".encode()
+
+
+def _build(name: str, module: str, exports: list[str], warm: str, out: str) -> None:
+    """The child's work: run the entry points under the JIT (typing them), then compile them
+    with pycc into `out`."""
+    where, _, function = warm.partition(":")
+    getattr(importlib.import_module(where), function)()
+    kernels = importlib.import_module(module)
+
+    from numba.core import codegen
+    from numba.core.compiler import Flags
+    from numba.pycc import CC
+    from numba.pycc import compiler as pycc
+
+    class GilFree(Flags):  # type: ignore[misc]
+        """pycc's flags, with wrappers that release the GIL as the JIT's `nogil` kernels do."""
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)
+            self.release_gil = True
+
+    pycc.Flags = GilFree
+    # pycc compiles for a CPU model's features; the JIT for this CPU's own (a model name can
+    # promise more than a virtual machine gives), which the intrinsics were chosen for.
+    codegen.AOTCPUCodegen._customize_tm_features = lambda self: codegen.get_host_cpu_features()
+    cc = CC(name)
+    cc.output_dir = out
+    cc.target_cpu = "host"
+    for export in exports:
+        dispatcher = getattr(kernels, export)
+        (signature,) = dispatcher.nopython_signatures
+        cc.export(export, signature)(dispatcher.py_func)
+    cc.compile()
+
+
+if __name__ == "__main__":
+    _build(sys.argv[1], sys.argv[2], sys.argv[3].split(","), sys.argv[4], sys.argv[5])

@@ -1,0 +1,184 @@
+"""The join's kernels compiled ahead of time (`run.aot`): a count from n = 16 loads no numba once
+they are built, a module that is not exactly what was built is never loaded, the kernels stop on
+a deadline as the JIT's do, and a build that fails or is interrupted leaves the JIT's kernels
+serving and no process behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp.backends.base import Unknown
+from nqueens_cp.backends.bitmask.partitions import join
+from nqueens_cp.run import aot, compiled
+from tests.conftest import A000170
+
+pytestmark = pytest.mark.slow
+
+#: `nqueens count 16` in a fresh process (Q(16) is A000170[15]: the list starts at n = 1).
+COUNT = (
+    "import sys\nfrom nqueens_cp.entry import main\nsys.argv = ['nqueens', 'count', '16']\n"
+    "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+)
+
+
+def _aside(tmp_path: Path) -> dict[str, str]:
+    """An environment whose modules compiled ahead of time are kept in tmp_path, while numba's
+    cache (and the key that seals it) stays this user's, so no JIT kernel is compiled again."""
+    key = Path(compiled.cache_dir()).parent / "cache-key"
+    compiled.mac(b"", "", "")  # makes the key if this user has none yet
+    (tmp_path / "nqueens_cp").mkdir(parents=True, exist_ok=True)
+    shutil.copy(key, tmp_path / "nqueens_cp" / "cache-key")
+    numba_cache = os.environ.get("NUMBA_CACHE_DIR") or compiled.cache_dir()
+    env = {k: v for k, v in os.environ.items() if k not in (aot.SWITCH, compiled.ANNOUNCED)}
+    return env | {"XDG_CACHE_HOME": str(tmp_path), "NUMBA_CACHE_DIR": numba_cache}
+
+
+def _built(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / "nqueens_cp" / "aot").glob(f"{join.KERNELS.name}-*{aot._suffix()}"))
+
+
+def test_a_count_of_16_loads_no_numba_once_the_join_is_compiled_ahead_of_time():
+    """numba's import and its load of the cached kernels were 0.4 s of `nqueens count 16`'s
+    0.68 s. The first count builds the module (if this machine had none); the next loads no numba."""
+    for _ in range(2):
+        code = COUNT + "print('numba' in sys.modules, 'llvmlite' in sys.modules)"
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
+        assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [str(A000170[15]), "False", "False"], r.stderr
+
+
+def test_the_compiled_ahead_kernels_run_without_the_gil():
+    """The watcher sets the stop flag from another thread while a kernel runs
+    (`backends/watch.py`): the module's wrappers must release the GIL as the JIT's `nogil`
+    kernels do. Here a call of a second or so runs in a thread while this one keeps the time:
+    holding the GIL, it would stop this thread for the whole call."""
+    aot.ensure(join.KERNELS)
+    join._kernels.cache_clear()
+    kernels = join._kernels()
+    assert kernels.__name__ == join.KERNELS.name  # the module, not the JIT's package
+    n, sets, weights = join.context(nq.Problem(20))
+    tables = kernels.band_tables(n)
+    stop = np.zeros(2, np.int64)
+    got: list[int] = []
+    part = slice(0, 2048)
+    worker = threading.Thread(target=lambda: got.append(kernels.count_with(n, sets[part], weights[part], tables, stop)))
+    start = last = time.perf_counter()
+    worker.start()
+    gap = 0.0
+    while worker.is_alive():
+        now = time.perf_counter()
+        gap, last = max(gap, now - last), now
+    took = time.perf_counter() - start
+    assert got and got[0] > 0 and took > 0.3, took
+    assert gap < took / 4, (gap, took)
+
+
+def test_the_compiled_ahead_kernels_stop_at_a_deadline():
+    aot.ensure(join.KERNELS)
+    join._kernels.cache_clear()
+    start = time.perf_counter()
+    with pytest.raises(Unknown):
+        nq.count(20, workers=1, time_limit=0.3)
+    assert time.perf_counter() - start < 5
+
+
+def test_a_module_that_is_not_what_was_built_is_never_loaded(tmp_path):
+    """A module compiled ahead of time runs code when loaded: one edited, or sealed for another
+    name, is a miss (the JIT's kernels count, and the module is built again)."""
+    env = _aside(tmp_path)
+    r = subprocess.run([sys.executable, "-c", COUNT], capture_output=True, text=True, env=env, timeout=900)
+    assert r.returncode == 0 and r.stdout.split() == [str(A000170[15])], r.stderr
+    (path,) = _built(tmp_path)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.chmod(0o700)
+    path.write_bytes(bytes(data))
+    code = COUNT + (
+        "from nqueens_cp.backends.bitmask.partitions import join\n"
+        "print(join._kernels().__name__)"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env | {aot.SWITCH: "1"}, timeout=900
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [str(A000170[15]), join.KERNELS.name], r.stderr  # built again, then loaded
+    assert path.read_bytes() != bytes(data)
+    seal = Path(str(path) + ".seal")
+    shutil.copy(seal, tmp_path / "seal")
+    other = path.with_name(path.name.replace(join.KERNELS.name, join.KERNELS.name + "x"))
+    shutil.copy(path, other)
+    shutil.copy(seal, str(other) + ".seal")  # a true seal, but of another file name
+    with open(other, "rb") as f:
+        assert not aot._sealed(str(other), f.read())
+    with open(path, "rb") as f:
+        assert aot._sealed(str(path), f.read())
+
+
+def test_a_failed_build_is_recorded_and_the_jit_serves(tmp_path):
+    """Without a C compiler the build fails: the count is right all the same (the JIT's
+    kernels), and the next count does not try again (nor says it compiles)."""
+    env = _aside(tmp_path) | {"CC": "false"}
+    said = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-c", COUNT], capture_output=True, text=True, env=env, timeout=900)
+        assert r.returncode == 0 and r.stdout.split() == [str(A000170[15])], r.stderr
+        said.append("compiling" in r.stderr)
+    assert said == [True, False]
+    assert _built(tmp_path) == []
+    assert len(list((tmp_path / "nqueens_cp" / "aot").glob("*.failed"))) == 1
+
+
+def _children(pid: int) -> list[int]:
+    """Every process descended from pid (Linux's /proc)."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            kids = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        except OSError:
+            continue
+        found += [int(k) for k in kids]
+        todo += [int(k) for k in kids]
+    return found
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_sigterm_during_a_build_stops_it_and_leaves_no_process(tmp_path):
+    env = _aside(tmp_path)
+    cmd = [sys.executable, "-c", "from nqueens_cp.entry import main; main()", "count", "16"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        builder = None
+        deadline = time.monotonic() + 120
+        while builder is None and time.monotonic() < deadline and proc.poll() is None:
+            builder = next((p for p in _children(proc.pid) if "nqueens_cp.run.aot" in _cmdline(p)), None)
+            time.sleep(0.01)
+        assert builder is not None, "no build started"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143 and len(err.decode().strip().splitlines()) <= 2, err
+    with pytest.raises(ProcessLookupError):
+        os.killpg(builder, 0)  # the builder's session: it and its compilers are gone
+    assert _built(tmp_path) == []
