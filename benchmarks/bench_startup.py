@@ -4,8 +4,9 @@
 
 Each CLI figure is the median wall time of --repeat fresh processes on a warm cache (the
 kernels compiled once before): `nqueens --help`, `--version`, `backends`, `count 8`, `count 12`
-(counted a row at a time on numpy arrays, no compiled kernel) and `count 13` (the first size that
-loads the compiled kernels). Then, in process: what importing each part costs (`python -X
+(counted a row at a time on numpy arrays, no compiled kernel), `count 13` (the first size that
+loads the compiled kernels) and `count 16` (the join, compiled ahead of time: no numba; and with
+its JIT kernels, NQUEENS_CP_AOT=0). Then, in process: what importing each part costs (`python -X
 importtime` read for the package, typer, numpy, numba), and the row-at-a-time counter against the
 compiled one for n = 8 to 13, each in a process that has not loaded numba yet (what a user's one
 count pays) and warm, which places the planner's threshold (FRONTIER_MAX_N).
@@ -14,13 +15,16 @@ count pays) and warm, which places the planner's threshold (FRONTIER_MAX_N).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
 import time
 
-A000170 = {8: "92", 12: "14200", 13: "73712"}
-COMMANDS = (["--help"], ["--version"], ["backends"], ["count", "8"], ["count", "12"], ["count", "13"])
+A000170 = {8: "92", 12: "14200", 13: "73712", 16: "14772512"}
+COMMANDS = (["--help"], ["--version"], ["backends"], ["count", "8"], ["count", "12"], ["count", "13"], ["count", "16"])
+#: `count 16` again with the join's JIT kernels instead of its module compiled ahead of time.
+JIT = {"NQUEENS_CP_AOT": "0"}
 
 #: One count in a fresh process, by one algorithm: (import, first count, a warm count) seconds.
 ONE_COUNT = """
@@ -51,10 +55,10 @@ print(t1 - t0, t2 - t1, min(warm), first)
 """
 
 
-def cli_seconds(argv: list[str]) -> float:
+def cli_seconds(argv: list[str], env: dict[str, str] | None = None) -> float:
     cmd = [sys.executable, "-c", "from nqueens_cp.entry import main; main()", *argv]
     start = time.perf_counter()
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=os.environ | (env or {})).stdout
     seconds = time.perf_counter() - start
     if argv[0] == "count":
         assert out.split() == [A000170[int(argv[1])]], out
@@ -78,13 +82,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    cli_seconds(["count", "13"])  # the kernels compiled and cached, untimed
-    times: dict[str, list[float]] = {" ".join(c): [] for c in COMMANDS}
+    for n in ("13", "16"):  # the kernels compiled and cached (the join's ahead of time too), untimed
+        cli_seconds(["count", n])
+    times: dict[str, list[float]] = {" ".join(c): [] for c in COMMANDS} | {"count 16 (JIT)": []}
     for _ in range(args.repeat):
         for c in COMMANDS:
             times[" ".join(c)].append(cli_seconds(c))
+        times["count 16 (JIT)"].append(cli_seconds(["count", "16"], JIT))
     for name, ts in times.items():
-        print(f"nqueens {name:<12} {statistics.median(ts):.3f} s  (median of {len(ts)})")
+        print(f"nqueens {name:<14} {statistics.median(ts):.3f} s  (median of {len(ts)})")
     parts = import_times()
     print("importing, for count 12: " + ", ".join(f"{k} {v:.3f} s" for k, v in sorted(parts.items())))
     print(f"{'n':>3} {'numpy: import':>14} {'first':>7} {'warm':>7}   {'compiled: first':>16} {'warm':>7}")
