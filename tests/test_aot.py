@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 
 #: `nqueens count 16` in a fresh process (Q(16) is A000170[15]: the list starts at n = 1).
 COUNT = (
-    "import sys\nfrom nqueens_cp.entry import main\nsys.argv = ['nqueens', 'count', '16']\n"
+    "import sys\nfrom nqueens_cp.entry import main\nsys.argv = ['nqueens', 'count', '16', '--workers', '2']\n"
     "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
 )
 
@@ -48,14 +48,31 @@ def _built(tmp_path: Path) -> list[Path]:
     return sorted((tmp_path / "nqueens_cp" / "aot").glob(f"{join.KERNELS.name}-*{aot._suffix()}"))
 
 
-def test_a_count_of_16_loads_no_numba_once_the_join_is_compiled_ahead_of_time():
+@pytest.mark.parametrize("n", [13, 16])
+def test_a_count_from_13_loads_no_numba_once_its_kernels_are_compiled_ahead_of_time(n):
     """numba's import and its load of the cached kernels were 0.4 s of `nqueens count 16`'s
-    0.68 s. The first count builds the module (if this machine had none); the next loads no numba."""
+    0.68 s. The first count on a pool builds the module of its kernels (the rings' from n = 13,
+    the join's from 16) if this machine had none; the next loads no numba."""
     for _ in range(2):
-        code = COUNT + "print('numba' in sys.modules, 'llvmlite' in sys.modules)"
+        code = COUNT.replace("'16'", f"'{n}'") + "print('numba' in sys.modules, 'llvmlite' in sys.modules)"
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
         assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == [str(A000170[15]), "False", "False"], r.stderr
+    assert r.stdout.split() == [str(A000170[n - 1]), "False", "False"], r.stderr
+
+
+def test_only_the_newest_builds_of_a_group_are_kept(tmp_path):
+    """Every edit or upgrade makes a module of another stamp: the cache folder would grow by a
+    megabyte each time."""
+    names = [f"{join.KERNELS.name}-{i:024d}{aot._suffix()}" for i in range(6)]
+    for age, name in enumerate(reversed(names)):
+        for file in (tmp_path / name, tmp_path / (name + ".seal")):
+            file.write_bytes(b"")
+            os.utime(file, (1e9 - age, 1e9 - age))
+    (tmp_path / "nqueens_other-0.so").write_bytes(b"")  # another group's: not this one's to prune
+    aot._prune(join.KERNELS, str(tmp_path / names[0]))  # the oldest, just built
+    left = sorted(p.name for p in tmp_path.iterdir())
+    kept = [names[0], names[4], names[5]]  # it and the newest others
+    assert left == sorted([*kept, *(k + ".seal" for k in kept), "nqueens_other-0.so"])
 
 
 def test_the_compiled_ahead_kernels_run_without_the_gil():

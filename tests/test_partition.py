@@ -782,18 +782,21 @@ def test_a_dask_worker_builds_the_items_itself_and_refuses_other_versions():
 
 def test_the_dask_preload_loads_the_kernels_the_counts_take():
     """Each kernel module the large counts run (constellations' rings, the join's matcher) has
-    compiled (or cached) code in the worker once the preload ran: the join's by its package, or
-    its module compiled ahead of time where that was built (`run.aot`)."""
+    compiled (or cached) code in the worker once the preload ran: the JIT's, or the module
+    compiled ahead of time where that was built (`run.aot`)."""
     code = (
         "import sys\nfrom nqueens_cp.backends.bitmask.preload import dask_setup\ndask_setup(None)\n"
-        "from nqueens_cp.backends.bitmask.partitions import join\n"
+        "from nqueens_cp.backends.bitmask.partitions import constellations, join\n"
         "loaded = {name.rsplit('.', 1)[-1] for name, m in list(sys.modules.items())\n"
         "    if name.startswith('nqueens_cp.backends.bitmask.kernels')\n"
         "    for f in vars(m).values() if getattr(f, 'signatures', None)}\n"
-        "if join._kernels.cache_info().currsize and join._kernels().__name__ == join.KERNELS.name:\n"
-        "    loaded.add('aot')\n"
+        "ahead = ((join._kernels, join.KERNELS, 'join'), (constellations._rings, constellations.RINGS, 'rings'))\n"
+        "for kernels, group, name in ahead:\n"
+        "    if kernels.cache_info().currsize and kernels().__name__ == group.name:\n"
+        "        loaded.add(name + '-aot')\n"
         "print(' '.join(sorted(loaded)))"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     loaded = set(r.stdout.split())
-    assert "rings" in loaded and ({"join", "bands"} <= loaded or "aot" in loaded), (r.stdout, r.stderr)
+    assert {"rings", "rings-aot"} & loaded, (r.stdout, r.stderr)
+    assert {"join", "bands"} <= loaded or "join-aot" in loaded, (r.stdout, r.stderr)

@@ -27,6 +27,7 @@ the JIT's kernels serve instead.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import hashlib
 import importlib
@@ -47,6 +48,8 @@ from . import compiled
 SWITCH = "NQUEENS_CP_AOT"
 #: NUMBA_ settings under which the JIT compiles for another machine than this one.
 FOREIGN = ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")
+#: The builds of a group kept in the cache folder, the newest.
+KEPT = 3
 #: How long a build may take (pycc compiles the group again, then a C compiler runs).
 BUILD_SECONDS = 600
 
@@ -57,7 +60,7 @@ class Group:
 
     #: The module's name (its file name, and the name it is imported under).
     name: str
-    #: The package whose entry points are exported (imported only to build).
+    #: The module or package whose entry points are exported (imported only to build).
     module: str
     #: The entry points, compiled dispatchers of `module`, each called with one signature.
     exports: tuple[str, ...]
@@ -106,8 +109,10 @@ def load(group: Group) -> ModuleType | None:
 
 def ensure(group: Group) -> None:
     """Build the group's module where it is missing for this process's stamp, and may be built:
-    once per stamp (a failed build is recorded and not tried again). Announced on stderr, as
-    the JIT's first compile is; Ctrl-C or SIGTERM stops the build and leaves no process."""
+    once per stamp (a failed build is recorded and not tried again), by one process at a time
+    (the others wait for it, then load what it built: Dask workers start together). Announced on
+    stderr, as the JIT's first compile is; Ctrl-C or SIGTERM stops the build and leaves no
+    process."""
     load.cache_clear()  # built by another process since this one looked
     if not enabled() or load(group) is not None:
         return
@@ -115,8 +120,17 @@ def ensure(group: Group) -> None:
     failed = path + ".failed"
     if os.path.exists(failed):
         return
-    compiled.announce_compiling()
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    with open(os.path.join(os.path.dirname(path), f".{group.name}.lock"), "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        load.cache_clear()
+        if load(group) is None and not os.path.exists(failed):
+            _build_into(group, path, failed)
+    load.cache_clear()
+
+
+def _build_into(group: Group, path: str, failed: str) -> None:
+    compiled.announce_compiling()
     work = tempfile.mkdtemp(dir=os.path.dirname(path), prefix=".build-")
     try:
         ok, log = _run_builder(group, work)
@@ -131,9 +145,22 @@ def ensure(group: Group) -> None:
         _write_seal(path, data)
         os.chmod(source, 0o500)
         os.replace(source, path)
+        _prune(group, path)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    load.cache_clear()
+
+
+def _prune(group: Group, kept: str) -> None:
+    """Only the KEPT newest builds of a group stay (each edit or upgrade makes another stamp;
+    machines that share a cache folder keep one each)."""
+    folder = os.path.dirname(kept)
+    builds = [os.path.join(folder, f) for f in os.listdir(folder) if f.startswith(group.name + "-")]
+    builds = [b for b in builds if b.endswith(_suffix()) and b != kept]
+    builds.sort(key=lambda b: os.stat(b).st_mtime, reverse=True)
+    for old in builds[KEPT - 1 :]:
+        for file in (old, old + ".seal"):
+            with contextlib.suppress(OSError):
+                os.unlink(file)
 
 
 def _run_builder(group: Group, out: str) -> tuple[bool, str]:
@@ -215,13 +242,14 @@ def _file_digest(path: str) -> bytes:
 
 
 def _sources(group: Group) -> list[str]:
-    """The group's package's files and the package modules they import, and this file (how the
-    module is built)."""
-    folder = os.path.join(os.path.dirname(compiled.PACKAGE), *group.module.split("."))
+    """The group's module's files (a package's, or one module's) and the package modules they
+    import, and this file (how the module is built)."""
+    where = os.path.join(os.path.dirname(compiled.PACKAGE), *group.module.split("."))
+    files = [os.path.join(where, f) for f in os.listdir(where)] if os.path.isdir(where) else [where + ".py"]
     found: set[str] = {os.path.abspath(__file__)}
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py"):
-            found.update(compiled.imported_sources(os.path.join(folder, name)))
+    for file in sorted(files):
+        if file.endswith(".py"):
+            found.update(compiled.imported_sources(file))
     return sorted(found)
 
 

@@ -39,15 +39,18 @@ solutions, P those fixed by rot180 and R those fixed by rot90.
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from ....model.problem import Problem
 from ....model.symmetry import NAMES, TABLE, problem_symmetries
+from ....run import aot
 from ...base import Deadline
 from ...watch import FLAG, NODES
 from ..tables import attacks, innermost_ring, moves, pinned_masks, ring_lines
@@ -224,9 +227,7 @@ def _counted(
     checks)."""
     out = np.zeros(part.size, np.int64)
     if plain_queens(problem):
-        from ..kernels.rings import count_ring
-
-        count_ring(problem.n, cons.ring, cons.items[part], cons.weights[part], out, stop)
+        _rings().count_ring(problem.n, cons.ring, cons.items[part], cons.weights[part], out, stop)
     else:
         from ..searches import count_into
 
@@ -250,9 +251,7 @@ def run(context: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadl
         if stop[FLAG]:
             break
         if cons.fixed[i] == SYMMETRIC:
-            from ..kernels.rings import count_point_symmetric
-
-            p, r = count_point_symmetric(problem.n, stop)
+            p, r = _rings().count_point_symmetric(problem.n, stop)
             total = total.plus(Counts(0, 0, int(p), int(r)))
         else:
             total = total.plus(_enumerated(problem, cons, i, stop, deadline))
@@ -284,8 +283,37 @@ def items(problem: Problem, cons: Constellations | None = None) -> Items:
     )
 
 
+#: The ring kernels that count plain queens, compiled ahead of time where they can be
+#: (`run.aot`): the everyday counts of n = 13 to 15 then load no numba.
+RINGS = aot.Group(
+    "nqueens_rings",
+    "nqueens_cp.backends.bitmask.kernels.rings",
+    ("count_ring", "count_point_symmetric"),
+    f"{__name__}:load_ring_kernels",
+)
+
+
+@cache
+def _rings() -> ModuleType:
+    """The ring kernels: compiled ahead of time if this process may load them, else the JIT's."""
+    return aot.load(RINGS) or importlib.import_module(RINGS.module)
+
+
+def load_ring_kernels() -> None:
+    """Both ring kernels loaded (and so typed: n = 8 has plain and point-symmetric items),
+    compiled ahead of time first where that is still to do (`aot.ensure`)."""
+    aot.ensure(RINGS)
+    _rings.cache_clear()
+    small = Problem(8)
+    cons = constellations(small)
+    warm(run, (small, cons), len(cons))
+
+
 def load_kernels(problem: Problem) -> None:
     """Load the compiled kernels in this process (before forking workers that share them)."""
+    if plain_queens(problem):
+        load_ring_kernels()
+        return
     from ..kernels import generated
 
     small = Problem(8, problem.piece, torus=problem.torus)  # one kernel serves every board shape

@@ -133,10 +133,7 @@ def item_info(ctx: Context, i: int) -> dict[str, object]:
 
 
 def items(problem: Problem) -> Items:
-    """The count as numbered work items (pool, Dask, checkpoints): PER_ITEM column sets each.
-    The kernels are compiled ahead of time first, where that is still to do (`aot.ensure`)."""
-    aot.ensure(KERNELS)
-    _kernels.cache_clear()
+    """The count as numbered work items (pool, Dask, checkpoints): PER_ITEM column sets each."""
     ctx = context(problem)
     return Items(
         fingerprint(problem, 0) | {"split": "join", "depth": None, "per_item": PER_ITEM},
@@ -149,5 +146,9 @@ def items(problem: Problem) -> Items:
 
 
 def load_kernels() -> None:
-    """Load the compiled kernels in this process (before forking workers that share them)."""
+    """Load the compiled kernels in this process (before forking workers that share them),
+    compiled ahead of time first where that is still to do (`aot.ensure`): when the count
+    starts, so that what it is given (a checkpoint's path) is checked before."""
+    aot.ensure(KERNELS)
+    _kernels.cache_clear()
     warm(run, context(Problem(8)))
