@@ -154,14 +154,15 @@ def _bucket_tables(arranged, valid, table, block0, blocks, width, bits, stride):
             table[base + ((r // _bits) * entries + (_ONE << (r % _bits))) * _BLOCK] = ~row[r]
     for e0 in range(_ZERO, np.uint64(blocks * stride), entries):
         lanes = w0 + e0 // np.uint64(stride) * _BLOCK  # the block's words of `valid`
-        for lane in range(_BLOCK):  # the empty pattern: every partial lacks it
-            table[e0 * _BLOCK + lane] = ~_ZERO
         if e0 % np.uint64(stride) == _ZERO:  # the first chunk's rows hold only the block's partials
-            for lane in range(_BLOCK):
+            for lane in range(_BLOCK):  # the empty pattern: every partial that exists lacks it
                 table[e0 * _BLOCK + lane] = valid[lanes + lane]
             for r in range(_bits):  # (the single bits' rows: the others are made from them below)
                 for lane in range(_BLOCK):
                     table[(e0 + (_ONE << r)) * _BLOCK + lane] &= valid[lanes + lane]
+        else:
+            for lane in range(_BLOCK):  # the empty pattern: every partial lacks it
+                table[e0 * _BLOCK + lane] = ~_ZERO
         for e in range(_FIRST_PAIR, entries):  # the rows of two bits or more, each from two below it
             low = lowbit(e)
             if low != e:
