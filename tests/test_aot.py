@@ -36,7 +36,7 @@ def _aside(tmp_path: Path) -> dict[str, str]:
     """An environment whose modules compiled ahead of time are kept in tmp_path, while numba's
     cache (and the key that seals it) stays this user's, so no JIT kernel is compiled again."""
     key = Path(compiled.cache_dir()).parent / "cache-key"
-    compiled.mac(b"", "", "")  # makes the key if this user has none yet
+    compiled._key()  # made if this user has none yet
     (tmp_path / "nqueens_cp").mkdir(parents=True, exist_ok=True)
     shutil.copy(key, tmp_path / "nqueens_cp" / "cache-key")
     numba_cache = os.environ.get("NUMBA_CACHE_DIR") or compiled.cache_dir()
@@ -81,8 +81,7 @@ def test_the_compiled_ahead_kernels_run_without_the_gil():
     kernels do. Here a call of a second or so runs in a thread while this one keeps the time:
     holding the GIL, it would stop this thread for the whole call."""
     aot.ensure(join.KERNELS)
-    join._kernels.cache_clear()
-    kernels = join._kernels()
+    kernels = aot.kernels(join.KERNELS)
     assert kernels.__name__ == join.KERNELS.name  # the module, not the JIT's package
     n, sets, weights = join.context(nq.Problem(20))
     tables = kernels.band_tables(n)
@@ -103,7 +102,7 @@ def test_the_compiled_ahead_kernels_run_without_the_gil():
 
 def test_the_compiled_ahead_kernels_stop_at_a_deadline():
     aot.ensure(join.KERNELS)
-    join._kernels.cache_clear()
+    assert aot.kernels(join.KERNELS).__name__ == join.KERNELS.name
     start = time.perf_counter()
     with pytest.raises(Unknown):
         nq.count(20, workers=1, time_limit=0.3)
@@ -119,6 +118,7 @@ def test_a_module_that_is_not_what_was_built_is_never_loaded(tmp_path, monkeypat
     (path,) = _built(tmp_path)
     monkeypatch.setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])
     monkeypatch.delenv(aot.SWITCH, raising=False)
+    monkeypatch.delitem(sys.modules, join.KERNELS.name, raising=False)  # this process's, put back after
     aot.load.cache_clear()
     try:
         assert aot.load(join.KERNELS) is not None  # as built: loaded

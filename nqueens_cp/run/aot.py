@@ -30,6 +30,7 @@ import contextlib
 import fcntl
 import functools
 import hashlib
+import hmac
 import importlib
 import importlib.machinery
 import importlib.util
@@ -100,11 +101,19 @@ def load(group: Group) -> ModuleType | None:
         module = importlib.util.module_from_spec(spec)
         loader.exec_module(module)
         module.__file__ = path
+        sys.modules[group.name] = module
     except (ImportError, OSError):  # built for other libraries than this process's: a miss
         return None
     finally:
         os.close(fd)
     return module if all(callable(getattr(module, name, None)) for name in group.exports) else None
+
+
+@functools.cache
+def kernels(group: Group) -> ModuleType:
+    """The group's entry points: its module compiled ahead of time where this process may load
+    one, else the JIT's (numba's cache)."""
+    return load(group) or importlib.import_module(group.module)
 
 
 def ensure(group: Group) -> None:
@@ -127,6 +136,7 @@ def ensure(group: Group) -> None:
         if load(group) is None and not os.path.exists(failed):
             _build_into(group, path, failed)
     load.cache_clear()
+    kernels.cache_clear()
 
 
 def _build_into(group: Group, path: str, failed: str) -> None:
@@ -210,8 +220,6 @@ def _sealed(path: str, data: bytes) -> bool:
             seal = f.read()
     except OSError:
         return False
-    import hmac
-
     return hmac.compare_digest(seal, compiled.mac(data, "aot", os.path.basename(path)))
 
 
@@ -219,26 +227,11 @@ def stamp(group: Group) -> str:
     """The SHA-256 of what the group's module is made of (see the module's docstring), found
     without importing numba."""
     digest = hashlib.sha256()
-    for source in _sources(group):
-        digest.update(source[len(compiled.PACKAGE) :].encode() + b"\0" + _file_digest(source))
-    digest.update(f"{sys.version}\0{_suffix()}\0{group}\0".encode())
-    import numpy
-
-    digest.update(numpy.__version__.encode() + b"\0")
-    for library in ("numba", "llvmlite"):
-        spec = importlib.util.find_spec(library)
-        origin = spec.origin if spec and spec.origin else ""
-        version = os.path.join(os.path.dirname(origin), "_version.py")
-        digest.update(library.encode() + (_file_digest(version) if os.path.isfile(version) else origin.encode()))
-    digest.update(_cpu())
+    compiled.digest_sources(digest, _sources(group))
+    digest.update(f"{group}\0".encode() + _platform())
     for key in sorted(k for k in os.environ if k.startswith("NUMBA_") and k != "NUMBA_CACHE_DIR"):
         digest.update(f"{key}={os.environ[key]}\0".encode())
     return digest.hexdigest()
-
-
-def _file_digest(path: str) -> bytes:
-    st = os.stat(path)
-    return compiled.file_digest(path, st.st_mtime_ns, st.st_size)
 
 
 def _sources(group: Group) -> list[str]:
@@ -254,16 +247,27 @@ def _sources(group: Group) -> list[str]:
 
 
 @functools.cache
-def _cpu() -> bytes:
-    """This CPU's model and features, as the system reports them (Linux), or its name."""
-    with contextlib.suppress(OSError), open("/proc/cpuinfo", "rb") as f:
-        wanted = {b"vendor_id", b"model name", b"flags", b"Features", b"CPU part"}
-        lines = [line for line in f.read().split(b"\n\n")[0].splitlines() if line.split(b":")[0].strip() in wanted]
-        if lines:
-            return b"\n".join(lines)
+def _platform() -> bytes:
+    """What this process's modules are built with and for, found once: Python, numpy, numba and
+    llvmlite (their version files, read without importing them), and the CPU's model and
+    features as the system reports them (Linux), or its name."""
     import platform
 
-    return f"{platform.machine()} {platform.processor()}".encode()
+    import numpy
+
+    parts = [sys.version, _suffix(), numpy.__version__]
+    for library in ("numba", "llvmlite"):
+        spec = importlib.util.find_spec(library)
+        origin = spec.origin if spec and spec.origin else ""
+        parts.append(origin)
+        with contextlib.suppress(OSError), open(os.path.join(os.path.dirname(origin), "_version.py")) as f:
+            parts.append(f.read())
+    lines = []
+    with contextlib.suppress(OSError), open("/proc/cpuinfo") as f:
+        wanted = {"vendor_id", "model name", "flags", "Features", "CPU part"}
+        lines = [line for line in f.read().split("\n\n")[0].splitlines() if line.split(":")[0].strip() in wanted]
+    parts.append("\n".join(lines) or f"{platform.machine()} {platform.processor()}")
+    return "\0".join(parts).encode()
 
 
 def _build(name: str, module: str, exports: list[str], warm: str, out: str) -> None:

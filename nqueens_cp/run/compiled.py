@@ -88,9 +88,7 @@ def _stamp_with_imports() -> None:
         if not path.startswith(PACKAGE + os.sep):
             return stamp
         digest = hashlib.sha256()
-        for source in imported_sources(path):
-            st = os.stat(source)
-            digest.update(source[len(PACKAGE) :].encode() + b"\0" + file_digest(source, st.st_mtime_ns, st.st_size))
+        digest_sources(digest, imported_sources(path))
         return stamp, digest.hexdigest()
 
     mixin.get_source_stamp = get_source_stamp
@@ -113,8 +111,16 @@ def imported_sources(path: str) -> list[str]:
     return sorted(found)
 
 
+def digest_sources(digest: hashlib._Hash, sources: list[str]) -> None:
+    """Add each of the package's `sources` to `digest`: its place in the package and what it
+    holds (a kernel's stamp, and a module compiled ahead of time's, `run.aot`)."""
+    for source in sources:
+        st = os.stat(source)
+        digest.update(source[len(PACKAGE) :].encode() + b"\0" + _file_digest(source, st.st_mtime_ns, st.st_size))
+
+
 @functools.cache
-def file_digest(source: str, _mtime: int, _size: int) -> bytes:
+def _file_digest(source: str, _mtime: int, _size: int) -> bytes:
     """The SHA-256 of the file (remembered while it is unchanged)."""
     with open(source, "rb") as f:
         return hashlib.sha256(f.read()).digest()

@@ -39,11 +39,9 @@ solutions, P those fixed by rot180 and R those fixed by rot90.
 from __future__ import annotations
 
 import hashlib
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from types import ModuleType
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -227,7 +225,7 @@ def _counted(
     checks)."""
     out = np.zeros(part.size, np.int64)
     if plain_queens(problem):
-        _rings().count_ring(problem.n, cons.ring, cons.items[part], cons.weights[part], out, stop)
+        aot.kernels(RINGS).count_ring(problem.n, cons.ring, cons.items[part], cons.weights[part], out, stop)
     else:
         from ..searches import count_into
 
@@ -251,7 +249,7 @@ def run(context: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadl
         if stop[FLAG]:
             break
         if cons.fixed[i] == SYMMETRIC:
-            p, r = _rings().count_point_symmetric(problem.n, stop)
+            p, r = aot.kernels(RINGS).count_point_symmetric(problem.n, stop)
             total = total.plus(Counts(0, 0, int(p), int(r)))
         else:
             total = total.plus(_enumerated(problem, cons, i, stop, deadline))
@@ -293,17 +291,10 @@ RINGS = aot.Group(
 )
 
 
-@cache
-def _rings() -> ModuleType:
-    """The ring kernels: compiled ahead of time if this process may load them, else the JIT's."""
-    return aot.load(RINGS) or importlib.import_module(RINGS.module)
-
-
 def load_ring_kernels() -> None:
     """Both ring kernels loaded (and so typed: n = 8 has plain and point-symmetric items),
     compiled ahead of time first where that is still to do (`aot.ensure`)."""
     aot.ensure(RINGS)
-    _rings.cache_clear()
     small = Problem(8)
     cons = constellations(small)
     warm(run, (small, cons), len(cons))

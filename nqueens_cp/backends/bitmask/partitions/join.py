@@ -5,10 +5,8 @@ runs: planning loads no numba)."""
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 from math import comb
-from types import ModuleType
 from typing import NamedTuple
 
 import numpy as np
@@ -32,19 +30,12 @@ KERNELS = aot.Group(
 )
 
 
-@cache
-def _kernels() -> ModuleType:
-    """The join's entry points: compiled ahead of time if this process may load them, else the
-    JIT's (numba's cache)."""
-    return aot.load(KERNELS) or importlib.import_module(KERNELS.module)
-
-
 def column_sets(n: int) -> tuple[np.ndarray, np.ndarray]:
     """(sets, weights): the smallest top column set of each class under the mirrors that hold
     (left-right; top-bottom too on an even board), in increasing order, and its class's size."""
     most = comb(n, n // 2)
     sets, weights = np.empty(most, np.int64), np.empty(most, np.int64)
-    k = _kernels().list_column_sets(n, sets, weights)
+    k = aot.kernels(KERNELS).list_column_sets(n, sets, weights)
     return sets[:k].astype(np.uint64), weights[:k].copy()
 
 
@@ -110,7 +101,7 @@ def context(problem: Problem) -> Context:
 def _band_tables(n: int) -> tuple:
     """The bands listed once, for every work item this process counts (a worker's, or ours
     for the whole count)."""
-    return _kernels().band_tables(n)
+    return aot.kernels(KERNELS).band_tables(n)
 
 
 def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, _deadline: Deadline | None = None) -> Counts:
@@ -118,7 +109,7 @@ def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, _deadline: Deadline
     n, sets, weights = ctx
     tables = _band_tables(n)
     total = 0
-    count_with = _kernels().count_with
+    count_with = aot.kernels(KERNELS).count_with
     for i in indices.tolist():
         part = slice(i * PER_ITEM, (i + 1) * PER_ITEM)
         total += int(count_with(n, sets[part], weights[part], tables, stop))
@@ -150,5 +141,4 @@ def load_kernels() -> None:
     compiled ahead of time first where that is still to do (`aot.ensure`): when the count
     starts, so that what it is given (a checkpoint's path) is checked before."""
     aot.ensure(KERNELS)
-    _kernels.cache_clear()
     warm(run, context(Problem(8)))
