@@ -106,6 +106,21 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.fixture(autouse=True)
+def _stopping_signals_not_left_blocked():
+    """A test that leaves SIGINT or SIGTERM blocked in this process's main thread fails itself,
+    and is undone: otherwise the tests after it failed instead, far from the cause (every process
+    the suite started inherited the mask and ignored the Ctrl-C sent to it, and a signal raised
+    here stayed pending)."""
+    stopping = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, []) & stopping
+    yield
+    left = (signal.pthread_sigmask(signal.SIG_BLOCK, []) & stopping) - before
+    if left:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, left)
+        pytest.fail(f"the test left {sorted(s.name for s in left)} blocked")
+
+
 #: The processes the suite starts say nothing of compiling the kernels: on a fresh machine the
 #: first of them to need a kernel would each time be a different test, whose stderr it checks.
 #: The notice has tests of its own (test_cache_files.py), which clear this.

@@ -435,7 +435,8 @@ def test_something_that_is_not_a_dask_scheduler_is_one_line_within_the_wait():
                 conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
                 conn.close()
 
-    threading.Thread(target=answer_like_a_web_server, daemon=True).start()
+    answering = threading.Thread(target=answer_like_a_web_server, daemon=True)
+    answering.start()
     try:
         start = time.monotonic()
         r = subprocess.run(
@@ -446,7 +447,9 @@ def test_something_that_is_not_a_dask_scheduler_is_one_line_within_the_wait():
         assert r.returncode == 2 and b"cannot reach the Dask scheduler" in r.stderr
         assert len(r.stderr.splitlines()) == 1 and time.monotonic() - start < 20
     finally:
+        server.shutdown(socket.SHUT_RDWR)  # wakes the accept() (close alone leaves it waiting)
         server.close()
+        answering.join(timeout=10)
 
 
 def _a_worker_started(pid: int) -> bool:
@@ -534,6 +537,33 @@ def test_a_ctrl_c_while_processes_start_is_held_for_this_process_and_spares_them
         if child is not None and child.poll() is None:
             child.kill()
             child.wait()
+
+
+def test_a_ctrl_c_that_ends_the_hold_late_leaves_sigint_unblocked(monkeypatch):
+    """A SIGINT that another thread took runs its Python handler in this thread a moment later,
+    maybe once the handler before the hold is back: its KeyboardInterrupt came between putting
+    the handler back and unblocking SIGINT, which stayed blocked in this thread for good (every
+    later Ctrl-C of the process ignored, and of every process it started)."""
+    from nqueens_cp.run import partition
+
+    real = signal.signal
+    calls = []
+
+    def late(signum, handler):  # the second SIGINT call puts the handler back: it fires at once
+        before = real(signum, handler)
+        calls.append(signum)
+        if signum == signal.SIGINT and calls.count(signal.SIGINT) == 2:
+            raise KeyboardInterrupt
+        return before
+
+    monkeypatch.setattr(signal, "signal", late)
+    try:
+        with pytest.raises(KeyboardInterrupt), partition._sigint_held():
+            pass
+        blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    assert calls.count(signal.SIGINT) == 2 and not blocked
 
 
 @pytest.mark.long

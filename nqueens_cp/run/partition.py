@@ -345,15 +345,22 @@ def _sigint_held() -> Iterator[None]:
     that reaches a thread started earlier (numpy's BLAS starts one at import) is noted by the
     handler here and sent again at the end, to whatever handler is back. Ignoring SIGINT
     instead dropped a Ctrl-C made while a local cluster started (about a second): that thread
-    took it, and the count ran on."""
+    took it, and the count ran on.
+
+    The mask is put back before the handler: a SIGINT that another thread took runs its Python
+    handler in this thread a moment later, maybe only once the handler before is back, and that
+    KeyboardInterrupt, raised between the two, left SIGINT blocked in this thread for good (every
+    later Ctrl-C ignored, and inherited by every process started afterwards)."""
     came: list[int] = []
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     before = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
     try:
         yield
-    finally:
-        signal.signal(signal.SIGINT, before)
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # one pending in this thread arrives here
+    finally:  # the mask first (see above); a SIGINT pending in this thread reaches `came` there
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        finally:
+            signal.signal(signal.SIGINT, before)
     if came:
         signal.raise_signal(signal.SIGINT)
 
