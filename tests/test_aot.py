@@ -141,6 +141,15 @@ def test_a_failed_build_is_recorded_and_the_jit_serves(tmp_path):
     """Without a C compiler the build fails: the count is right all the same (the JIT's
     kernels), and the next count does not try again (nor says it compiles)."""
     env = _aside(tmp_path) | {"CC": "false"}
+    folder = tmp_path / "nqueens_cp" / "aot"
+    folder.mkdir()
+    left = [folder / ".build-nqueens_join-killed", folder / ".build-nqueens_rings-running"]
+    for where in left:  # a build killed outright (SIGKILL), and another group's, under way
+        where.mkdir()
+        (where / "part.o").write_bytes(b"")
+    stale = [folder / "nqueens_join-older.so.failed", folder / "nqueens_rings-older.so.failed"]
+    for where in stale:
+        where.write_text("an older stamp's failure")
     said = []
     for _ in range(2):
         r = subprocess.run([sys.executable, "-c", COUNT], capture_output=True, text=True, env=env, timeout=900)
@@ -148,7 +157,8 @@ def test_a_failed_build_is_recorded_and_the_jit_serves(tmp_path):
         said.append("compiling" in r.stderr)
     assert said == [True, False]
     assert _built(tmp_path) == []
-    assert len(list((tmp_path / "nqueens_cp" / "aot").glob("*.failed"))) == 1
+    assert [p.exists() for p in left + stale] == [False, True, False, True], "only the group's own leftovers go"
+    assert len(list(folder.glob("nqueens_join-*.failed"))) == 1
 
 
 def _children(pid: int) -> list[int]:

@@ -141,7 +141,8 @@ def ensure(group: Group) -> None:
 
 def _build_into(group: Group, path: str, failed: str) -> None:
     compiled.announce_compiling()
-    work = tempfile.mkdtemp(dir=os.path.dirname(path), prefix=".build-")
+    _clear_leftovers(group, failed)
+    work = tempfile.mkdtemp(dir=os.path.dirname(path), prefix=f".build-{group.name}-")
     try:
         ok, log = _run_builder(group, work)
         built = [f for f in os.listdir(work) if f.startswith(group.name + ".") and f.endswith(_suffix())]
@@ -158,6 +159,20 @@ def _build_into(group: Group, path: str, failed: str) -> None:
         _prune(group, path)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _clear_leftovers(group: Group, failed: str) -> None:
+    """What earlier builds of the group left (run under its lock, so none of them still runs):
+    the folder of a build whose process was killed outright, and the record of a failure for
+    another stamp (an older source or library), which no run reads again."""
+    folder = os.path.dirname(failed)
+    for name in os.listdir(folder):
+        where = os.path.join(folder, name)
+        if name.startswith(f".build-{group.name}-"):
+            shutil.rmtree(where, ignore_errors=True)
+        elif name.startswith(group.name + "-") and name.endswith(".failed") and where != failed:
+            with contextlib.suppress(OSError):
+                os.unlink(where)
 
 
 def _prune(group: Group, kept: str) -> None:
