@@ -57,6 +57,13 @@ SETTINGS = {
 }
 
 
+NQUEENS = str(Path(sys.executable).with_name("nqueens"))
+#: Our program's environment: as installed, its modules' bytecode cached. Where this one says
+#: PYTHONDONTWRITEBYTECODE (some containers do), every start compiled the command line's modules
+#: from their sources again, about 0.06 s that no installed copy pays.
+INSTALLED = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def exported(checkout: Path, into: Path) -> Path:
     """The checkout's files in `into`: copied from a work tree, or HEAD exported from a bare one."""
     if (checkout / "quadrants1.h").exists():
@@ -124,13 +131,6 @@ def ours(n: int, threads: int) -> tuple[int, float, int, str]:
     plan = get_backend("bitmask", workers=threads).plan(nq.Problem(n), "count")
     out, took, peak = timed([NQUEENS, "count", str(n), "--workers", str(threads)], INSTALLED)
     return int(out), took, peak, plan.algorithm.value
-
-
-NQUEENS = str(Path(sys.executable).with_name("nqueens"))
-#: Our program's environment: as installed, its modules' bytecode cached. Where this one says
-#: PYTHONDONTWRITEBYTECODE (some containers do), every start compiled the command line's modules
-#: from their sources again, about 0.06 s that no installed copy pays.
-INSTALLED = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def main() -> None:

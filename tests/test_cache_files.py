@@ -221,7 +221,7 @@ def test_the_import_statements_read_alone_are_every_one_a_full_parse_finds():
         "import d.e as f, \\",
         "    g",
         "def h():",
-        "    from ..i import j  # a local import",
+        "    from ..i import j  # a local import (its comment's bracket left open",
         '    """a docstring: from the left (of the board',
         "    import what",
         '    """',

@@ -141,8 +141,8 @@ def _import_statements(text: bytes) -> list[ast.stmt]:
     for match in _IMPORT.finditer(text):
         end = text.find(b"\n", match.start())
         end = len(text) if end < 0 else end
-        line = text[match.start() : end]
-        if b"(" in line and b")" not in line:  # a parenthesised list: through its closing one
+        code = text[match.start() : end].split(b"#", 1)[0]  # (an import holds no string)
+        if b"(" in code and b")" not in code:  # a parenthesised list: through its closing one
             close = text.find(b")", end)
             end = len(text) if close < 0 else close + 1
         while text[match.start() : end].rstrip().endswith(b"\\"):  # continued lines
