@@ -9,6 +9,13 @@ time is scaled up to all the sets. Each size after the first is printed as a rat
 a whole count's measured wall time (docs/benchmarks.md) times that ratio estimates the other
 size's. The sample's sets are a small share of the work, so the ratio, not the core-seconds, is
 the figure to use: two workers share caches, and the sets differ in cost.
+
+    python benchmarks/estimate_join.py 23 --every 400 --from-item 23841
+
+With --from-item I, each sampled set is timed alone, and the share of the sample's CPU time in
+the work items from I on is printed besides: the share of a count's work that a run resumed
+from a checkpoint holding items 0 to I - 1 had left (PER_ITEM sets an item), which turns that
+run's wall time into the whole count's.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import argparse
 import time
 
 from nqueens_cp.backends.bitmask.kernels.join import band_tables, count_with
-from nqueens_cp.backends.bitmask.partitions.join import column_sets
+from nqueens_cp.backends.bitmask.partitions.join import PER_ITEM, column_sets
 from nqueens_cp.backends.watch import NEVER
 
 
@@ -32,10 +39,23 @@ def sampled(n: int, every: int) -> tuple[int, float]:
     return picked.shape[0], (time.process_time() - start) * sets.shape[0] / picked.shape[0]
 
 
+def share_from(n: int, every: int, item: int) -> float:
+    """The share of the sample's CPU time in the column sets of work items `item` on."""
+    sets, weights = column_sets(n)
+    tables = band_tables(n)
+    seconds = {False: 0.0, True: 0.0}
+    for s in range(every // 2, sets.shape[0], every):
+        start = time.process_time()
+        count_with(n, sets[s : s + 1].copy(), weights[s : s + 1].copy(), tables, NEVER)
+        seconds[s >= item * PER_ITEM] += time.process_time() - start
+    return seconds[True] / (seconds[False] + seconds[True])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sizes", type=int, nargs="+")
     parser.add_argument("--every", type=int, default=4000, help="count every K-th column set")
+    parser.add_argument("--from-item", type=int, help="also the share of the work in items from I on")
     args = parser.parse_args()
     warm_sets, warm_weights = column_sets(12)
     count_with(12, warm_sets, warm_weights, band_tables(12), NEVER)  # kernels loaded before the clock
@@ -45,6 +65,9 @@ def main() -> None:
         first = first or seconds
         ratio = f"{seconds / first:.2f}x n = {args.sizes[0]}"
         print(f"n = {n}: {picked} sets sampled, ~{seconds:,.0f} CPU seconds for all, {ratio}")
+        if args.from_item is not None:
+            share = share_from(n, args.every, args.from_item)
+            print(f"n = {n}: {share:.1%} of the sampled work is in items from {args.from_item} on")
 
 
 if __name__ == "__main__":
