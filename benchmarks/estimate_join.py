@@ -23,15 +23,15 @@ from __future__ import annotations
 import argparse
 import time
 
+import numpy as np
+
 from nqueens_cp.backends.bitmask.kernels.join import band_tables, count_with
 from nqueens_cp.backends.bitmask.partitions.join import PER_ITEM, column_sets
 from nqueens_cp.backends.watch import NEVER
 
 
-def sampled(n: int, every: int) -> tuple[int, float]:
+def sampled(n: int, every: int, sets: np.ndarray, weights: np.ndarray, tables: tuple) -> tuple[int, float]:
     """(sets sampled, CPU seconds scaled up to all of n's column sets)."""
-    sets, weights = column_sets(n)
-    tables = band_tables(n)  # made once per worker in a count, so outside the clock
     part = slice(every // 2, None, every)
     picked, picked_weights = sets[part].copy(), weights[part].copy()
     start = time.process_time()
@@ -39,10 +39,8 @@ def sampled(n: int, every: int) -> tuple[int, float]:
     return picked.shape[0], (time.process_time() - start) * sets.shape[0] / picked.shape[0]
 
 
-def share_from(n: int, every: int, item: int) -> float:
+def share_from(n: int, every: int, item: int, sets: np.ndarray, weights: np.ndarray, tables: tuple) -> float:
     """The share of the sample's CPU time in the column sets of work items `item` on."""
-    sets, weights = column_sets(n)
-    tables = band_tables(n)
     seconds = {False: 0.0, True: 0.0}
     for s in range(every // 2, sets.shape[0], every):
         start = time.process_time()
@@ -61,12 +59,14 @@ def main() -> None:
     count_with(12, warm_sets, warm_weights, band_tables(12), NEVER)  # kernels loaded before the clock
     first = None
     for n in args.sizes:
-        picked, seconds = sampled(n, args.every)
+        sets, weights = column_sets(n)
+        tables = band_tables(n)  # made once per worker in a count, so outside the clock
+        picked, seconds = sampled(n, args.every, sets, weights, tables)
         first = first or seconds
         ratio = f"{seconds / first:.2f}x n = {args.sizes[0]}"
         print(f"n = {n}: {picked} sets sampled, ~{seconds:,.0f} CPU seconds for all, {ratio}")
         if args.from_item is not None:
-            share = share_from(n, args.every, args.from_item)
+            share = share_from(n, args.every, args.from_item, sets, weights, tables)
             print(f"n = {n}: {share:.1%} of the sampled work is in items from {args.from_item} on")
 
 
