@@ -16,7 +16,7 @@ import pytest
 from nqueens_cp import Piece, Problem, Rule
 from nqueens_cp.backends import BACKENDS, BackendError, UnsupportedProblem, backend_class, get_backend
 from nqueens_cp.backends.base import TASKS, Plan, Status, Task
-from tests.conftest import A000170, backtrack_count
+from tests.conftest import A000170, backtrack_count, brute_force_problem
 
 
 def _backend(name: str, **options):
@@ -90,6 +90,29 @@ def test_every_solution_it_gives_passes_the_validator_and_none_is_missing(name):
     found = list(b.solutions(problem))
     assert all(problem.explain(s) is None for s in found)  # (the base class checks them too)
     assert len(set(found)) == len(found) == backtrack_count(problem)
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        Problem(8, blocked=[(3, 3)], fixed=[(3, 3)]),  # a piece pre-placed on a blocked square
+        Problem(6, blocked=[(1, 3)], fixed=[(1, 3)]),
+        Problem(6, "RN", fixed=[(1, 3), (1, 4)]),  # two pre-placed pieces in one row
+        Problem(7, fixed=[(0, 0), (2, 2)]),  # two that attack along a diagonal
+    ],
+)
+def test_its_symmetry_classes_of_a_board_without_solutions_are_none(name, problem):
+    """`--unique` answered 4 on the default engine and "wrong answer" on constraint where the
+    pre-placed pieces contradict the board, whose count every entry point answers 0: the classes
+    hold to the same rule (the brute force agrees there is no solution)."""
+    b = _backend(name)
+    assert not brute_force_problem(problem)
+    try:
+        classes = b.count_classes(problem)
+    except UnsupportedProblem as exc:
+        assert "\n" not in str(exc)
+        return
+    assert classes.unique == classes.total == 0 and b.count(problem).count == 0
 
 
 def test_its_first_solution_is_valid_and_an_impossible_board_has_none(name):

@@ -17,7 +17,7 @@ import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends.constraint import ConstraintBackend
 from nqueens_cp.check import fuzz as fz
-from tests.conftest import examples, on_a_terminal, run
+from tests.conftest import brute_force_problem, examples, on_a_terminal, run
 
 SOLVER = Path(__file__).parent / "data" / "fuzz_solver.py"
 
@@ -126,6 +126,28 @@ def test_the_same_seed_draws_the_same_boards_and_the_draw_favours_the_edges():
     assert beside > 0.5 * len(fixed)
     none = [p for family, p in drawn if family == "no solution"]
     assert none and all(nq.count(p) == 0 for p in none[:50])
+
+
+def test_the_draw_holds_boards_whose_pre_placed_pieces_contradict_them():
+    """Pieces pre-placed on a blocked square, or two in one row or column: no solution by the
+    rules alone, which `--unique` once answered otherwise. Drawn for our backends alone (a
+    board file holds one of X and Q a square)."""
+    rng = random.Random(3)
+    drawn = [p for family, p in (fz.draw(rng, fz.Families(max_n=9, overlap=True)) for _ in range(2000))]
+    on_block = [p for p in drawn if set(p.fixed) & set(p.blocked)]
+    in_a_row = [p for p in drawn if len({r for r, _ in p.fixed}) < len(p.fixed)]
+    assert len(on_block) > 20 and len(in_a_row) > 20
+    assert all(p.contradiction and not brute_force_problem(p) for p in on_block[:20] + in_a_row[:20])
+    rng = random.Random(3)
+    assert not any(set(p.fixed) & set(p.blocked) for _, p in (fz.draw(rng, fz.Families(max_n=9)) for _ in range(500)))
+
+
+def test_the_symmetry_classes_of_every_backend_hold_over_a_campaign():
+    """Our backends' `--unique` judged against the engine's, contradictions drawn among them."""
+    oracle = nq.get_backend("bitmask")
+    subject = fz.BackendSubject(ConstraintBackend(), "unique", oracle)
+    campaign = fz.fuzz(subject, fz.Families(max_n=7, overlap=True), seed=1, budget=120, instances=200)
+    assert campaign.found is None, campaign.found
 
 
 class _DropsTheLastRowsCorner(ConstraintBackend):

@@ -535,7 +535,12 @@ class Backend:
 
     def count_classes(self, problem: Problem) -> ClassCount:
         """The solutions counted by symmetry class (fundamental solutions)."""
-        return self._count_classes(problem, self.plan(problem, Task.UNIQUE))
+        plan = self.plan(problem, Task.UNIQUE)
+        if problem.contradiction:  # none by the rules alone, as `count` answers
+            from ..model.symmetry import problem_symmetries
+
+            return ClassCount(problem_symmetries(problem), {}, stats={})
+        return self._count_classes(problem, plan)
 
     # -- the check every answer passes (inherited) -----------------------------------------
 

@@ -30,8 +30,9 @@ from ..model.problem import InvalidProblem, Problem, Solution
 from .answers import AnswerFormatError, judge, read_answers
 from .external import SHOWN, Comparison, ProgramFailed, ProgramTimeout, command, program_output
 
-#: The tasks a subject is judged on: every solution, the count, or one solution.
-TASKS = ("solve", "count", "first")
+#: The tasks a subject is judged on: every solution, the count, one solution, or the count of
+#: symmetry classes (`--unique`).
+TASKS = ("solve", "count", "first", "unique")
 #: The sizes drawn more often than the others: the smallest boards, and around the bit widths.
 EDGE_SIZES = (1, 2, 3, 4, 8, 9)
 #: The share of draws that take an edge size (the rest are uniform over 1..max_n).
@@ -49,6 +50,10 @@ class Families:
     torus: bool = False
     rectangles: bool = False
     max_n: int = 12
+    #: Pieces pre-placed on blocked squares (no solution by the rules alone) may be drawn: a
+    #: backend takes such a problem; a program reads a board file, where a square holds one of
+    #: X and Q, and cannot be handed one.
+    overlap: bool = False
 
     def names(self) -> list[str]:
         squares = ["blocked"] * self.blocked + ["fixed"] * self.fixed
@@ -77,15 +82,37 @@ def _drawn(rng: random.Random, f: Families, family: str) -> Problem:
         blocked = _blocks(rng, n, rows)
     if family == "fixed":
         fixed = _fixed(rng, n, rows, blocked)
-    if family == "no solution":  # a row blocked whole, or a column closed off in every row
-        r = rng.choice([0, rows - 1, rng.randrange(rows)])
-        blocked = {(r, c) for c in range(n)} if f.blocked else set()
-        if not blocked and f.fixed and rows >= 2 and n >= 2:  # two pieces that attack each other
-            c = rng.randrange(n)
-            fixed = {(0, c), (1, c)}
-    if blocked & fixed:  # a board file holds one of X and Q a square: such a board cannot be handed over
+    if family == "no solution":
+        blocked, fixed = _none(rng, f, n, rows)
+    if blocked & fixed and not f.overlap:  # a board file holds one of X and Q a square: not for a program
         raise InvalidProblem("a square both blocked and pre-placed")
     return Problem(n, piece, blocked=sorted(blocked), fixed=sorted(fixed), torus=torus, rows=rows)
+
+
+def _none(rng: random.Random, f: Families, n: int, rows: int) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+    """(blocked, fixed) of a board with no solution: a row blocked whole, or pre-placed pieces that
+    contradict the board (two in one row or one column, one on a blocked square, with blocks
+    about), which every entry point, symmetry classes included, must answer with none."""
+    ways = ["row blocked"] * f.blocked + ["two in a row", "two in a column"] * (f.fixed and n >= 2)
+    ways += ["on a block"] * (f.fixed and f.blocked and f.overlap)
+    way = rng.choice(ways) if ways else "plain"
+    blocked: set[tuple[int, int]] = set()
+    fixed: set[tuple[int, int]] = set()
+    if way == "row blocked":
+        r = rng.choice([0, rows - 1, rng.randrange(rows)])
+        blocked = {(r, c) for c in range(n)}
+    elif way == "two in a row":
+        r = rng.randrange(rows)
+        fixed = {(r, c) for c in rng.sample(range(n), 2)}
+    elif way == "two in a column" and rows >= 2:
+        c = rng.randrange(n)
+        fixed = {(r, c) for r in rng.sample(range(rows), 2)}
+    elif way == "on a block":
+        sq = (rng.randrange(rows), rng.randrange(n))
+        fixed, blocked = {sq}, {sq}
+    if fixed and f.blocked and rng.random() < 0.5:
+        blocked |= _blocks(rng, n, rows)
+    return blocked, fixed
 
 
 def _blocks(rng: random.Random, n: int, rows: int) -> set[tuple[int, int]]:
@@ -202,12 +229,14 @@ def judge_output(path: Path, problem: Problem, oracle: Backend, task: str, one_b
             return None
         shown = _first_lines(problem, missing[0], "the first missing, drawn", "  ") if missing and not j.invalid else []
         return Finding("disagree", c.describe()[2:] + shown)
-    if task == "count":
+    if task in ("count", "unique"):
         words = text.split()
         if len(words) != 1 or not words[0].isdigit():
             return Finding("no count", [f"printed {text.strip()[:80]!r} where one number was asked for"])
-        said, truth = int(words[0]), oracle.count(problem).count
-        return None if said == truth else Finding("wrong count", [f"counted {said:,}; {oracle.name} counts {truth:,}"])
+        said = int(words[0])
+        truth = oracle.count(problem).count if task == "count" else oracle.count_classes(problem).unique
+        what = "counts" if task == "count" else "counts classes:"
+        return None if said == truth else Finding("wrong count", [f"counted {said:,}; {oracle.name} {what} {truth:,}"])
     try:
         answers = [a for a in read_answers(text.splitlines(), problem, one_based) if a.solution is not None]
     except AnswerFormatError as exc:
@@ -244,6 +273,13 @@ class BackendSubject:
                 if said.count == truth:
                     return None
                 return Finding("wrong count", [f"{b.label} counts {said.count:,}; {self.oracle.name} counts {truth:,}"])
+            if task == "unique":
+                mine, truths = b.count_classes(problem), self.oracle.count_classes(problem)
+                if (mine.unique, mine.total) == (truths.unique, truths.total):
+                    return None
+                said_text = f"{mine.unique:,} classes of {mine.total:,} solutions"
+                truth_text = f"{truths.unique:,} of {truths.total:,}"
+                return Finding("wrong count", [f"{b.label} counts {said_text}; {self.oracle.name} {truth_text}"])
             if task == "first":
                 got, truth = b.first(problem), self.oracle.first(problem).solution
                 if got.status.value == "unknown":

@@ -44,7 +44,11 @@ def fuzz(
         ),
     ] = None,
     task: Annotated[
-        str, typer.Option("--task", help="solve (every solution), count (one number) or first (one, or nothing).")
+        str,
+        typer.Option(
+            "--task",
+            help="solve (every solution), count (one number), first (one, or nothing) or unique (classes, one number).",
+        ),
     ] = "solve",
     max_n: Annotated[int, typer.Option("--max-n", min=1, max=64, help="The largest board drawn (columns).")] = 12,
     seed: Annotated[int, typer.Option("--seed", help="The draw's seed: the same seed draws the same boards.")] = 0,
@@ -91,7 +95,9 @@ def fuzz(
     if output is not None and output.suffix.lower() != ".txt":
         raise UserError(f"-o writes a board file (.txt), not {output.suffix or 'no extension'!r}")
     pieces = tuple(dict.fromkeys(["queen", *(Problem(4, p).piece for p in piece or [])]))
-    families = fz.Families(not no_blocked, not no_fixed, pieces, torus, rows, max_n)
+    # pieces pre-placed on blocked squares reach our backends alone (a board file cannot hold one)
+    overlap = against is None and output is None
+    families = fz.Families(not no_blocked, not no_fixed, pieces, torus, rows, max_n, overlap)
     oracle = oracle_backend(time_limit=instance_limit)
     subject = _subjects(against, backends, task, oracle, instance_limit, one_based)
     live = _Live(sys.stderr.isatty() and not as_json)
