@@ -181,6 +181,35 @@ def test_an_invalid_answer_is_named_with_its_reason(text, why):
     assert len(j.invalid) == 1 and why in j.invalid[0][1]
 
 
+@pytest.mark.parametrize(
+    "text, valid, invalid",
+    [
+        ("[[0,4,7,5,2,6,1,3], []]\n", 1, 1),  # an array of solutions on one line
+        ("[[0,4,7,5,2,6,1,3],\n []]\n", 1, 1),  # the same over lines, parsed whole
+        ("[0,4,7,5,2,6,1,3]\n[]\n", 1, 1),  # JSON Lines
+        ("[]\n[]\n", 0, 2),
+        ('{"solutions": [[0,4,7,5,2,6,1,3], []]}\n', 1, 1),
+        ('[["Q......."], []]\n', 0, 2),  # a board of one row, and an empty one
+    ],
+)
+def test_an_empty_solution_is_judged_invalid_never_dropped(text, valid, invalid):
+    """`[[0,4,7,5,2,6,1,3], []]` checked as "1 valid", exit 0: the empty array was dropped. Only
+    the whole output `[]` is the list of no solutions (a claim that there is none)."""
+    p = Problem(8)
+    j = judge(read_answers(text.splitlines(True), p), p)
+    assert (j.distinct, j.invalid_count, j.no_solution_claims) == (valid, invalid, [])
+    alone = judge(read_answers(["[]\n"], p), p)
+    assert alone.read == 0 and alone.no_solution_claims == [1]
+
+
+@pytest.mark.timeout(60)
+def test_a_program_printing_empty_solutions_disagrees():
+    r = run("verify", 3, "--against", f"{sys.executable} -c \"print('[]'); print('[]')\"")
+    assert r.exit_code == 1 and "DISAGREE" in r.stdout and "has 0 rows" in r.stdout, r.output
+    r = run("verify", 3, "--against", f"{sys.executable} -c \"print('[]')\"")
+    assert r.exit_code == 0, r.output
+
+
 def test_check_command(tmp_path):
     sols = tmp_path / "s.txt"
     sols.write_text("1 3 5 0 2 4\n1 3 5 0 2 4\n0 1 2 3 4 5\n")

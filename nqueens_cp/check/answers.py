@@ -172,8 +172,8 @@ def _json(lines: Iterator[tuple[int, str]], problem: Problem, one_based: bool) -
             values = [v for v in m.group(1).replace(",", " ").split()]
             if any(len(v) > MAX_DIGITS for v in values):
                 yield Answer(number, (), f"a column of more than {MAX_DIGITS} digits", item=k)
-            else:
-                yield from _json_value([int(v) for v in values], number, problem, one_based, k)
+            else:  # each array is one solution, an empty one too (invalid: it has no rows)
+                yield Answer(number, _shift([int(v) for v in values], one_based), item=k)
         rest = [(k, line) for k, line in lines if line.strip()]
         if rest:
             raise AnswerFormatError(f"line {rest[0][0]}: more text after the array of solutions")
@@ -183,13 +183,14 @@ def _json(lines: Iterator[tuple[int, str]], problem: Problem, one_based: bool) -
     except json.JSONDecodeError:
         doc = None
     if doc is not None:  # JSON Lines: a value per line
-        yield from _json_value(doc, number, problem, one_based)
-        for k, line in lines:
-            if line.strip():
-                try:
-                    yield from _json_value(_loads(line, k), k, problem, one_based)
-                except json.JSONDecodeError as exc:
-                    raise AnswerFormatError(f"line {k}: not JSON ({exc.msg})") from None
+        following = ((k, line) for k, line in lines if line.strip())
+        after = next(following, None)
+        yield from _json_value(doc, number, problem, one_based, alone=after is None)
+        for k, line in ([] if after is None else _chain([after], following)):
+            try:
+                yield from _json_value(_loads(line, k), k, problem, one_based, alone=False)
+            except json.JSONDecodeError as exc:
+                raise AnswerFormatError(f"line {k}: not JSON ({exc.msg})") from None
         return
     parts, size = [first], len(first)
     for _, line in lines:
@@ -204,17 +205,25 @@ def _json(lines: Iterator[tuple[int, str]], problem: Problem, one_based: bool) -
         doc = _loads("\n".join(parts), number)
     except json.JSONDecodeError as exc:
         raise AnswerFormatError(f"line {number + exc.lineno - 1}: not JSON ({exc.msg})") from None
-    yield from _json_value(doc, number, problem, one_based)
+    yield from _json_value(doc, number, problem, one_based, alone=True)
 
 
 def _json_value(
-    doc: object, number: int, problem: Problem, one_based: bool, item: int | None = None
+    doc: object, number: int, problem: Problem, one_based: bool, item: int | None = None, alone: bool = False
 ) -> Iterator[Answer]:
+    """The answers in one JSON value. An empty array is read by where it stands: the whole of
+    the output (`alone`: `[]`, `{"solutions": []}`) is a list of no solutions, a claim that
+    there is none; anywhere else (a line of JSON Lines, an item of a list) it is one solution
+    of no columns, judged invalid, never dropped."""
     if isinstance(doc, dict) and "solutions" in doc:
         doc = doc["solutions"]
-    if isinstance(doc, list) and doc and all(isinstance(v, int) and not isinstance(v, bool) for v in doc):
+    if doc == [] and alone:
+        yield Answer(number, None, item=item)
+    elif doc == []:
+        yield Answer(number, (), item=item)
+    elif isinstance(doc, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in doc):
         yield Answer(number, _shift(doc, one_based), item=item)
-    elif isinstance(doc, list) and doc and all(isinstance(v, str) for v in doc):
+    elif isinstance(doc, list) and all(isinstance(v, str) for v in doc):
         board = _board(doc, number, problem)
         board.item = item
         yield board
