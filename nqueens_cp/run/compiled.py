@@ -22,22 +22,70 @@ import io
 import os
 import pickle
 import re
+import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from typing import TextIO
 
 
 def cache_dir() -> str:
     """$XDG_CACHE_HOME/nqueens_cp/numba (~/.cache/nqueens_cp/numba). A relative XDG_CACHE_HOME
     is ignored, as the XDG spec asks (it put the cache under whatever folder a run started in);
-    with no usable home either, the cache is a folder of this user's in the temporary folder."""
+    with no usable home either, the cache is a private folder of this user's in the temporary
+    folder, made 0700 before anything can be written into it (`trusted` checks it after)."""
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):
         home = os.path.expanduser("~") if os.environ.get("HOME", "~") else ""  # an empty HOME reads as /
         base = os.path.join(home, ".cache") if os.path.isabs(home) and home != "/" else ""
     if not base:
-        base = os.path.join(tempfile.gettempdir(), f"nqueens_cp-{os.getuid()}")
+        base = _fallback()
+        with contextlib.suppress(OSError):
+            os.mkdir(base, 0o700)
     return os.path.join(base, "nqueens_cp", "numba")
+
+
+def _fallback() -> str:
+    """The cache's folder where no home can hold it: one in the temporary folder, named for the
+    user, which anyone could have made first (so it is checked before its key is trusted)."""
+    return os.path.join(tempfile.gettempdir(), f"nqueens_cp-{os.getuid()}")
+
+
+def distrusted() -> str | None:
+    """Why this user's cache key cannot be trusted, or None: the folder that holds it, or the
+    key itself, belongs to another user or can be changed by others (the key is read or
+    written by others too), as ssh refuses a key file others can read. Whoever can read the key
+    can seal a file that runs code when it is loaded, a pickle or a compiled module; where the
+    key is refused, each process keeps a key of its own, so every cache file is a miss."""
+    root = os.path.dirname(cache_dir())
+    folders = [root] + ([_fallback()] if root.startswith(_fallback() + os.sep) else [])
+    for folder, others in ((f, 0o077 if f == _fallback() else 0o022) for f in folders):
+        try:
+            st = os.lstat(folder)
+        except FileNotFoundError:
+            continue  # made 0700 with the key
+        except OSError as exc:
+            return f"{folder}: {exc.strerror}"
+        why = _unsafe(st, others, stat.S_ISDIR)
+        if why:
+            return f"the cache folder {folder} {why}"
+    key = os.path.join(root, "cache-key")
+    try:
+        st = os.lstat(key)
+    except OSError:
+        return None
+    why = _unsafe(st, 0o077, stat.S_ISREG)
+    return None if why is None else f"the cache key {key} {why}"
+
+
+def _unsafe(st: os.stat_result, others: int, kind: Callable[[int], bool]) -> str | None:
+    if not kind(st.st_mode):
+        return "is a link or not a " + ("folder" if kind is stat.S_ISDIR else "file")
+    if st.st_uid != os.getuid():
+        return f"belongs to another user (uid {st.st_uid})"
+    if st.st_mode & others:
+        return f"can be {'read or written' if others == 0o077 else 'written'} by others (mode {st.st_mode & 0o777:04o})"
+    return None
 
 
 def cached_kernels() -> tuple[str, int]:
@@ -195,7 +243,11 @@ def announce_compiling(stream: TextIO | None = None) -> None:
     if os.environ.get(ANNOUNCED):
         return
     os.environ[ANNOUNCED] = "1"
-    stream.write("nqueens: compiling the search kernels for this machine, once (it can take a minute)\n")
+    why = distrusted()
+    if why:
+        stream.write(f"nqueens: compiling the search kernels for this run alone: {why}, so its cache is not used\n")
+    else:
+        stream.write("nqueens: compiling the search kernels for this machine, once (it can take a minute)\n")
     stream.flush()
 
 
@@ -312,35 +364,44 @@ _KEY: list[bytes] = []
 def _key() -> bytes:
     """This user's cache key: 32 random bytes in a file only the user can read, beside (not in)
     the kernels' folder, so that a NUMBA_CACHE_DIR shared with others holds no key. Made once,
-    by whichever process comes first (linked into place whole, never replaced). Where it can be
-    neither read nor made, the key is this process's own: its files are then misses elsewhere,
-    which costs compiling, never a wrong answer."""
+    by whichever process comes first (linked into place whole), and made again once where it
+    was left empty or cut short. Where it is `distrusted`, or can be neither read nor made, the
+    key is this process's own: its files are then misses elsewhere, which costs compiling,
+    never a wrong answer nor code of another's run."""
     if not _KEY:
         path = os.path.join(os.path.dirname(cache_dir()), "cache-key")
-        _KEY.append(_read_key(path) or _make_key(path) or os.urandom(32))
+        mine = None if distrusted() else _read_key(path) or _make_key(path)
+        _KEY.append(mine if mine is not None and distrusted() is None else os.urandom(32))
     return _KEY[0]
 
 
 def _read_key(path: str) -> bytes | None:
     try:
-        with open(path, "rb") as f:
-            key = f.read(33)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
         return None
+    with os.fdopen(fd, "rb") as f:
+        key = f.read(33)
     return key if len(key) == 32 else None
 
 
 def _make_key(path: str) -> bytes | None:
+    """A new key linked into place; a key file of the wrong length (empty, cut short) is
+    replaced by it, once (another process's whole key is never replaced)."""
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".cache-key.")  # mode 0600
         try:
             os.write(fd, os.urandom(32))
             os.close(fd)
-            with contextlib.suppress(FileExistsError):  # another process made it first: theirs is the key
+            try:
                 os.link(tmp, path)
+            except FileExistsError:  # another process made it first (theirs is the key), or it is short
+                if _read_key(path) is None:
+                    os.replace(tmp, path)
         finally:
-            os.unlink(tmp)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
     except OSError:
         return None
     return _read_key(path)
