@@ -78,6 +78,16 @@ def distrusted() -> str | None:
     return None if why is None else f"the cache key {key} {why}"
 
 
+def _run_folder() -> str:
+    """A private folder for this process's compiled kernels, removed when it exits."""
+    import atexit
+    import shutil
+
+    folder = tempfile.mkdtemp(prefix="nqueens_cp-run-")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def _unsafe(st: os.stat_result, others: int, kind: Callable[[int], bool]) -> str | None:
     if not kind(st.st_mode):
         return "is a link or not a " + ("folder" if kind is stat.S_ISDIR else "file")
@@ -108,7 +118,9 @@ def use_user_cache() -> None:
     from numba.core import config
 
     if not os.environ.get("NUMBA_CACHE_DIR"):
-        config.CACHE_DIR = cache_dir()
+        # a distrusted cache is not read at all: this run's kernels go to a folder of its own
+        # (the generated piece kernels are source files, imported from where they are written)
+        config.CACHE_DIR = _run_folder() if distrusted() else cache_dir()
     _distrust_cache_files()
     _stamp_with_imports()
 
