@@ -104,6 +104,7 @@ def count_partitioned(
     dask_wait: float | None = None,
     checkpoint: Path | None = None,
     check: bool = False,
+    recount: int = 0,
     progress: Callable[[int, int], None] | None = None,
     time_limit: float | None = None,
     note: Callable[[str], None] | None = None,
@@ -111,7 +112,9 @@ def count_partitioned(
     """(count, plan): the count cut into the backend's numbered sub-problems, run on a process
     pool of `workers` (default: every core) or on Dask (`dask`: a scheduler address, or
     "local"), each finished sub-problem recorded in `checkpoint` and skipped when the count is
-    resumed. With `check`, a finished checkpoint is re-checked and re-summed; nothing runs.
+    resumed. With `check`, a finished checkpoint is re-checked and re-summed; nothing runs but
+    `recount` of its items, chosen at random, each counted again and held to its record (on the
+    pool; a record that differs raises RecountDisagrees).
     Past `time_limit` seconds it stops: TimeLimitReached, with the solutions counted as its
     partial (a lower bound), caused by a PartialCount that says how many items were done; the
     checkpoint keeps them, and the same call resumes. A checkpoint made under another plan of
@@ -131,12 +134,15 @@ def count_partitioned(
     from .run.partition import (
         count_partitioned as run_partition,
     )
+    from .run.partition import recount as recounted
 
     p, b, plan = prepare(problem, backend, "count", {})
     if not b.capabilities.partition:
         raise UnsupportedProblem(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
     if check and checkpoint is None:
         raise ValueError("check re-reads a checkpoint: give one")
+    if recount and not check:
+        raise ValueError("recount goes with check")
     if dask is not None:
         if not dask.strip():
             raise UnsupportedProblem("--dask needs a scheduler address (tcp://HOST:PORT) or 'local'")
@@ -144,12 +150,16 @@ def count_partitioned(
     if workers is not None and not 1 <= workers <= max_workers():
         raise UnsupportedProblem(f"--workers must be 1..{max_workers()} on this machine, got {workers}")
     saved = None if checkpoint is None else journal_fingerprint(checkpoint)
+    chosen: list[int] = []
     part = b.partition(p, depth, follow=saved, running=not check)  # the planned items, or the journal's
     if part.followed and note:
         note(f"{checkpoint} was {part.followed}")
     if check:
         assert checkpoint is not None
         total = checked_total(part, checkpoint)
+        if recount:
+            workers_here = min(workers or default_workers(), part.workers or max_workers())
+            chosen = recounted(part, checkpoint, recount, pool_runner(workers_here))
     else:
         ckpt = open_checkpoint(part, checkpoint) if checkpoint is not None else None  # refused before any work
         wait = DASK_WAIT_SECONDS if dask_wait is None else dask_wait
@@ -166,6 +176,8 @@ def count_partitioned(
     used = (workers or 1) if check or dask else pool  # (no pool runs for these)
     memory = None if part.memory is None else part.memory * used
     why = f"{part.size} numbered sub-problems {where}" + (f", {part.followed}" if part.followed else "")
+    if check and recount:
+        why += f", {len(chosen)} of them chosen at random and counted again, each as recorded"
     return total, Plan(Task.COUNT, part.algorithm or plan.algorithm, why, used, memory)
 
 

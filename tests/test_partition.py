@@ -262,6 +262,61 @@ def test_check_resums_a_finished_checkpoint_without_running(tmp_path):
     assert r.exit_code == 2 and "3 of" in r.stderr and "not recorded yet" in r.stderr
 
 
+def _forged(ck: Path) -> int:
+    """One record's count raised by one, its CRC made anew from the public data alone (written
+    out here from the journal's format: the SHA-256 of the header's fingerprint, the item, the
+    count): the item forged."""
+    import hashlib
+    import zlib
+
+    head, *records = ck.read_text().splitlines()
+    digest = hashlib.sha256(json.dumps(json.loads(head)["fingerprint"], sort_keys=True).encode()).hexdigest()
+    rec = json.loads(records[0])
+    rec["count"] += 1
+    i, count = rec["i"], rec["count"]
+    rec["check"] = f"{zlib.crc32(f'{digest}:{i}:{count}'.encode()):08x}"
+    ck.write_text("\n".join([head, json.dumps(rec), *records[1:]]) + "\n")
+    return rec["i"]
+
+
+def test_a_forged_record_passes_check_as_documented_and_a_full_recount_catches_it(tmp_path):
+    """--check proves the journal whole and made for this problem, not its counts: a record forged
+    with its CRC recomputed passes it. --recount K counts K records again, chosen at random."""
+    ck = tmp_path / "c.jsonl"
+    assert run("count", 12, "--checkpoint", ck).exit_code == 0
+    r = run("count", 12, "--checkpoint", ck, "--recount", 10)
+    assert r.exit_code == 0 and r.stdout.strip() == str(A000170[11]) and "10 of them chosen at random" in r.stderr
+    forged = _forged(ck)
+    r = run("count", 12, "--checkpoint", ck, "--check")
+    assert r.exit_code == 0 and r.stdout.strip() == str(A000170[11] + 1)  # what --check cannot see
+    r = run("count", 12, "--checkpoint", ck, "--recount", 100000)  # every record: certain to be caught
+    assert r.exit_code == 1 and f"item {forged} is recorded as" in r.stderr and not r.stdout, r.output
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert run("count", 12, "--recount", 3).exit_code == 2
+
+
+@pytest.mark.timeout(30)
+def test_a_checkpoint_that_is_not_a_regular_file_is_refused_at_once(tmp_path):
+    """A FIFO blocked the open for ever, and a kill then said the work was "saved in" it."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for args in ((), ("--check",)):
+        r = run("count", 12, "--checkpoint", fifo, *args)
+        assert r.exit_code == 2 and "not a regular file" in r.stderr, r.output
+    r = run("count", 12, "--checkpoint", tmp_path)  # a folder
+    assert r.exit_code == 2 and "not a regular file" in r.stderr, r.output
+
+
+def test_a_stopped_count_with_a_checkpoint_prints_its_partial_record(tmp_path):
+    """It exited 3 with nothing on stdout, where the same count without --checkpoint prints the
+    partial record: the same record on every path."""
+    r = run("count", 19, "--checkpoint", tmp_path / "c.jsonl", "--time-limit", "1", "--json")
+    rec = json.loads(r.stdout)
+    assert r.exit_code == 3 and rec["partial"] is True and rec["status"] == "unknown" and rec["count"] >= 0
+    r = run("count", 19, "--checkpoint", tmp_path / "c.jsonl", "--time-limit", "1")
+    assert r.exit_code == 3 and r.stdout.strip().endswith("(partial: at least)") and "resumes" in r.stderr
+
+
 def _cut_short(ck: Path, keep: int) -> None:
     """The journal with only its first `keep` records, as a run stopped early leaves it."""
     head, *records = ck.read_text().splitlines()

@@ -13,11 +13,12 @@ import typer
 
 from .. import api
 from ..backends import DEFAULT_BACKEND, Outcome, Status, Unknown, backend_class
-from ..backends.base import bad_time_limit
+from ..backends.base import WrongAnswer, bad_time_limit
 from ..backends.claims import checked_claim, checked_stream
 from ..io.render import FORMATS, MAX_DRAWN_N, write_solutions
 from ..model.drawing import draw
 from ..run.interrupts import tell
+from ..run.partition import RecountDisagrees
 from .app import PartialResult, Terminated, UserError, app
 from .options import (
     PROBLEM,
@@ -153,6 +154,15 @@ def count(
     check: Annotated[
         bool, typer.Option("--check", help="With --checkpoint: re-check and re-sum a finished checkpoint, run nothing.")
     ] = False,
+    recount: Annotated[
+        int,
+        typer.Option(
+            "--recount",
+            min=0,
+            metavar="K",
+            help="With --checkpoint: --check, and count again K of its sub-problems chosen at random.",
+        ),
+    ] = 0,
     solver: dict[str, Any] = SOLVER_OPTIONS,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -164,8 +174,9 @@ def count(
     partitioned = dask is not None or checkpoint is not None
     if depth is not None and not partitioned:
         raise UserError("--depth goes with --dask or --checkpoint")
-    if check and checkpoint is None:
-        raise UserError("--check goes with --checkpoint FILE")
+    if (check or recount) and checkpoint is None:
+        raise UserError(f"{'--check' if check else '--recount'} goes with --checkpoint FILE")
+    check = check or bool(recount)
     if dask_wait is not None and dask is None:
         raise UserError("--dask-wait goes with --dask")
     if partitioned:
@@ -194,17 +205,26 @@ def count(
                     dask_wait=dask_wait,
                     checkpoint=checkpoint,
                     check=check,
+                    recount=recount,
                     progress=bar,
                     time_limit=time_limit,
                     note=lambda said: sys.stderr.write(f"nqueens: {said}\n"),
                 )
             except Unknown as exc:  # the time limit: what was counted, and where it is kept
                 partial = exc.__cause__ if exc.__cause__ is not None else exc
+                stopped = Outcome(Status.UNKNOWN, reason=exc.reason, count=exc.partial)
+                found = {"count": exc.partial, "partial": True}  # a lower bound, as every stopped count's
+                rec = record(p, b, b.plan(p, "count"), stopped, start) | found
+                echo(json.dumps(rec) if fmt == "json" else f"{exc.partial} (partial: at least)")
                 raise PartialResult(f"{b.name}: time limit reached; {partial}{saved}") from None
+            except RecountDisagrees as exc:  # a wrong record: a wrong answer, not the user's to fix
+                raise WrongAnswer("the checkpoint", str(exc)) from None
             except (KeyboardInterrupt, Terminated):  # said with the stop: where the work is kept
                 if checkpoint is not None:
                     tell(f"{bar.done:,} of {bar.total:,} sub-problems counted{saved}")
                 raise
+        if recount:
+            sys.stderr.write(f"nqueens: {plan.reason}\n")
         if bar.before and checkpoint is not None and not check:
             before = f"{bar.before:,} of {bar.total:,} sub-problems were done before"
             sys.stderr.write(f"nqueens: resumed {checkpoint}: {before}\n")

@@ -158,6 +158,8 @@ class Checkpoint:
         self.size = int(fingerprint["items"])
         self.done: dict[int, int] = {}
         self._file: Any = None
+        if path.exists() and not path.is_file():  # a FIFO would block the open, a device never end
+            raise CheckpointError(f"{path} is not a regular file: a checkpoint is one")
         if read_only:  # --check: read and validated, never written or locked
             if not path.exists():
                 raise CheckpointError(f"{path}: no such checkpoint")
@@ -592,9 +594,43 @@ def count_partitioned(
 
 
 def checked_total(part: Partition, path: Path) -> int:
-    """The total of a finished checkpoint, every record checked, without running anything."""
+    """The total of a finished checkpoint, every record checked, without running anything.
+
+    What this proves: the journal is whole and well formed, made for this very problem and cut
+    (its header's fingerprint), each record's count tied to its item by a CRC (so an edit by
+    hand, or a record copied from another checkpoint, is refused), and the total is their sum.
+    What it does not: that a count is right. The CRC is computed from public data, so anyone
+    who can write the file can forge a record that passes; `recount` is the second source."""
+    return sum(_finished(part, path).values())
+
+
+def _finished(part: Partition, path: Path) -> dict[int, int]:
     ckpt = open_checkpoint(part, path, read_only=True)
     missing = part.size - len(ckpt.done)
     if missing:
         raise CheckpointError(f"{path}: {missing} of {part.size} items are not recorded yet: run the count to finish")
-    return sum(ckpt.done.values())
+    return ckpt.done
+
+
+class RecountDisagrees(CheckpointError):
+    """A record of a checkpoint whose item, counted again, gives another count: the checkpoint
+    is wrong (forged, corrupt, or written by a wrong count)."""
+
+
+def recount(part: Partition, path: Path, k: int, runner: Runner | None = None) -> list[int]:
+    """Count again `k` of a finished checkpoint's items chosen at random (from the system's
+    random source, so the one who wrote the file cannot know which) and compare each with its
+    record: the items recounted, sorted, or RecountDisagrees at the first that differs. Where f
+    of the N records are wrong, all k drawn miss them with a chance of at most (1 - f/N)^k: a
+    single wrong record is caught with a chance of k/N, and k = N recounts everything."""
+    import random
+
+    done = _finished(part, path)
+    chosen = sorted(random.SystemRandom().sample(sorted(done), min(k, len(done))))
+    for index, count in (runner or pool_runner(1))(part, chosen, None):
+        if count != done[index]:
+            raise RecountDisagrees(
+                f"{path}: item {index} is recorded as {done[index]:,}, but counts {count:,} again: "
+                "the checkpoint is wrong (forged, corrupt, or from a wrong count)"
+            )
+    return chosen
