@@ -17,7 +17,7 @@ from hypothesis import given, settings
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
-from nqueens_cp.check.answers import judge, read_answers
+from nqueens_cp.check.answers import AnswerFormatError, judge, read_answers
 from nqueens_cp.export import export
 from nqueens_cp.io.formats import read_model
 from tests.conftest import (
@@ -208,6 +208,23 @@ def test_a_program_printing_empty_solutions_disagrees():
     assert r.exit_code == 1 and "DISAGREE" in r.stdout and "has 0 rows" in r.stdout, r.output
     r = run("verify", 3, "--against", f"{sys.executable} -c \"print('[]')\"")
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("filler", [" ", "\t", "[0]", "[0],"])
+def test_a_line_the_answer_patterns_do_not_fit_is_refused_in_one_pass(filler):
+    """`[[0]`, 50 KB of spaces and `x` took 51 s (the pattern backtracked over every split of the
+    spaces); 400 KB would take hours. A pass over it is linear: the timeout ends a regression."""
+    p = Problem(8)
+    with pytest.raises(AnswerFormatError):
+        list(read_answers(["[[0]" + filler * (400_000 // len(filler)) + "x"], p))
+
+
+@pytest.mark.timeout(60)
+def test_an_endless_line_is_refused_before_it_fills_the_memory():
+    """`check 8 /dev/zero` read one endless line until memory ran out (a MemoryError traceback)."""
+    r = run("check", 8, "/dev/zero")
+    assert r.exit_code == 2 and "longer than" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.output
 
 
 def test_check_command(tmp_path):

@@ -14,10 +14,12 @@ blocked square; duplicates and a claim of "no solution" are reported as such.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..io.dimacs import SquareOfVariable
 from ..io.dimacs import read_answers as read_dimacs
@@ -55,8 +57,25 @@ class Answer:
 MAX_DIGITS = 18
 
 
+#: The longest line read (a JSON line of a million-queen solution is 7 MB): a longer one, say
+#: `/dev/zero`, is refused when it reaches this length, before it fills the memory.
+MAX_LINE = 64 << 20
+
+
 def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    if hasattr(lines, "readline"):  # a file: read a line at a time, each within MAX_LINE
+        lines = _bounded(lines)
     return ((i, line.rstrip("\r\n")) for i, line in enumerate(lines, 1))
+
+
+def _bounded(f: Any) -> Iterator[str]:
+    for number in itertools.count(1):
+        line = f.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE:
+            raise AnswerFormatError(f"line {number} is longer than {MAX_LINE >> 20} MB: not an answer")
+        yield line
 
 
 def read_answers(lines: Iterable[str], problem: Problem, one_based: bool = False) -> Iterator[Answer]:
@@ -157,7 +176,10 @@ def _loads(text: str, number: int) -> object:
 #: (JSON Lines, and a document on one line of flat arrays, are read as they stream).
 MAX_JSON_DOCUMENT = 64 << 20
 
-_FLAT_ARRAYS = re.compile(r"\s*\[\s*(\[[-\d,\s]*\]\s*,?\s*)*\]\s*")
+#: Possessive throughout (no quantifier gives back what it took): a line the pattern does not
+#: fit fails in one pass, where backtracking over `\s*,?\s*` took quadratic time (50 KB of
+#: spaces after `[[0]`: 51 s).
+_FLAT_ARRAYS = re.compile(r"\s*+\[\s*+(?:\[[-\d,\s]*+\]\s*+,?+\s*+)*+\]\s*+")
 _ARRAY = re.compile(r"\[([-\d,\s]*)\]")
 
 
