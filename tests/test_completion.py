@@ -46,3 +46,13 @@ def test_backends_pieces_and_formats_complete_without_loading_a_solver(tmp_path)
     assert r.returncode == 0
     got, heavy = _complete("nqueens count 8 -b sat:glucose", cache)
     assert "sat:glucose4" in got and all(g.startswith("sat:glucose") for g in got) and not heavy
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("kept", ['{"sat": null}', '{"sat": [1, 2]}', '["sat"]', '{"sat": "glucose4"}', "[" * 5000])
+def test_a_kept_list_of_sub_solvers_of_the_wrong_shape_completes_without_them(tmp_path, kept):
+    """`{"sat": null}` in the kept list gave a traceback while completing."""
+    (tmp_path / "nqueens_cp").mkdir()
+    (tmp_path / "nqueens_cp" / "subsolvers.json").write_text(kept)
+    assert _complete("nqueens count 8 -b sat:", {"XDG_CACHE_HOME": str(tmp_path)})[0] == []
+    assert _complete("nqueens count 8 -b cp", {"XDG_CACHE_HOME": str(tmp_path)})[0] == ["cpsat", "cpmpy"]

@@ -117,3 +117,19 @@ def test_an_integer_too_large_to_read_is_one_error(tmp_path):
 def test_a_board_file_whose_pieces_attack_reads_as_a_puzzle_with_no_solution(tmp_path):
     p = read_model(write(tmp_path, "a.txt", "Q.\n.Q\n"))
     assert p.fixed == ((0, 0), (1, 1)) and "attack each other" in p.contradiction
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "n = 8\nx = " + "[" * 5000 + "]" * 5000,
+        "n = 8\nx = " + "{a = " * 3000 + "1" + "}" * 3000,
+        "[piece]\nriders = " + "[" * 5000 + "]" * 5000,
+    ],
+)
+def test_a_model_nested_too_deeply_is_one_error(tmp_path, text):
+    """5,000 nested arrays gave a 3,000-line RecursionError traceback."""
+    path = tmp_path / "deep.toml"
+    path.write_text(text)
+    with pytest.raises(ModelFileError, match="nested too deeply"):
+        read_model(path)

@@ -161,7 +161,7 @@ def _read(path: Path) -> tuple[list[Row], bool]:
                 raise NQueensError(f"{path} was not written by nqueens compare (its columns differ: {why})")
             rows = [_typed(r) for r in reader]
             bad, complete = [], not lines or names == NAMES
-    except (ValueError, csv.Error) as exc:
+    except (ValueError, csv.Error, RecursionError) as exc:
         raise NQueensError(f"{path} is not a results file nqueens compare can resume: {exc}") from None
     if bad:
         why = _unknown_columns(bad[0]) if isinstance(bad[0], dict) else "not an object"

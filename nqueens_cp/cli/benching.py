@@ -226,7 +226,7 @@ def report(
         if meta.exists():
             try:
                 about = json.loads(meta.read_text())
-            except (OSError, ValueError) as exc:
+            except (OSError, ValueError, RecursionError) as exc:
                 raise UserError(f"cannot read {meta}: {exc}") from None
         sets.append(RunSet(str(path), read_rows(path), about if isinstance(about, dict) else {}))
     if len({s.name for s in sets}) < len(sets):

@@ -35,12 +35,20 @@ def remember_subsolvers(found: dict[str, list[str]]) -> None:
 
 
 def _subsolvers() -> dict[str, list[str]]:
+    """The sub-solvers `nqueens backends` kept, each backend's a list of names; whatever else
+    the file holds (another version's layout, an edit, `{"sat": null}`) is left out."""
     try:
         with open(_subsolvers_file()) as f:
             found = json.load(f)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
-    return found if isinstance(found, dict) else {}
+    if not isinstance(found, dict):
+        return {}
+    return {
+        name: names
+        for name, names in found.items()
+        if isinstance(names, list) and all(isinstance(s, str) for s in names)
+    }
 
 
 def _matching(words: Iterable[str], incomplete: str) -> list[str]:

@@ -84,6 +84,8 @@ def read_toml(path: Path, text: str) -> Problem:
         raise ModelFileError(path, line, f"not valid TOML: {exc}") from None
     except ValueError as exc:  # tomllib's int() past Python's 4300-digit limit
         raise ModelFileError(path, None, f"an integer too large to read ({str(exc).split(':')[0]})") from None
+    except RecursionError:  # arrays or tables nested deeper than tomllib's recursion can follow
+        raise ModelFileError(path, None, "not a model: values nested too deeply to read") from None
 
     def line_of_key(key: str) -> int | None:
         m = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", text, re.M)
