@@ -227,6 +227,34 @@ def test_an_endless_line_is_refused_before_it_fills_the_memory():
     assert r.exit_code == 2 and "longer than" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.output
 
 
+@pytest.mark.timeout(120)
+def test_every_disagreement_says_one_line_on_stderr(tmp_path):
+    """check, verify --against and fuzz exited 1 with nothing on stderr: the contract is one line."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0 1 2 3 4 5 6 7\n")
+    runs = [
+        run("check", 8, bad),
+        run("verify", 6, "--against", BUGGY),
+        run("verify", 8, "--task", "count", "--against", f"{sys.executable} -c print(91)"),
+        run("fuzz", "--against", f"{sys.executable} -c print(5)", "--task", "count", "--instances", 20),
+    ]
+    for r in runs:
+        assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1, r.output
+        assert r.stderr.startswith("nqueens: ")
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    "task, prints",
+    [("count", GOOD), ("solve", f"{sys.executable} -c print(92)"), ("first", f"{sys.executable} -c print(92)")],
+)
+def test_output_of_the_wrong_kind_for_the_task_is_the_user_s_to_fix(task, prints):
+    """`verify --task count` against a program that prints solutions exited 1, a disagreement;
+    so did a count where solutions were asked for. It is exit 2, as docs/verifying.md says."""
+    r = run("verify", 8, "--task", task, "--against", prints)
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.output
+
+
 def test_check_command(tmp_path):
     sols = tmp_path / "s.txt"
     sols.write_text("1 3 5 0 2 4\n1 3 5 0 2 4\n0 1 2 3 4 5\n")

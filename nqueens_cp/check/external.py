@@ -25,7 +25,7 @@ from ..backends import Backend, Unknown
 from ..model.drawing import draw
 from ..model.problem import NQueensError, Problem, Solution, plural
 from ..run.programs import run_group
-from .answers import Judgement, judge, read_answers
+from .answers import AnswerFormatError, Judgement, judge, read_answers
 
 #: What --against fills in: the board's columns, its rows, the instance file.
 PLACEHOLDERS = ("{n}", "{rows}", "{model}")
@@ -137,6 +137,16 @@ class Comparison:
             lines.append(f"  the program says there is no solution (line {j.no_solution_claims[0]})")
         return lines
 
+    def summary(self) -> str:
+        """The disagreement in one line, for stderr."""
+        j = self.judgement
+        parts = [f"{j.invalid_count:,} invalid"] * bool(j.invalid_count)
+        parts += [f"{self.missing_count:,} missing"] * bool(self.missing_count)
+        parts += [f"{len(self.extra):,} extra"] * bool(self.extra)
+        parts += [f"{j.duplicate_count:,} repeated"] * bool(j.duplicate_count)
+        parts += ["a wrong claim of no solution"] * bool(j.no_solution_claims and self.expected)
+        return f"the program's solutions disagree with {self.reference}'s: {', '.join(parts)}"
+
     def _first_board(self) -> list[str]:
         """The first invalid answer drawn, when it is a placement that fits the board."""
         a, why = self.judgement.invalid[0]
@@ -148,7 +158,14 @@ class Comparison:
 
 
 def compare_with(path: Path, problem: Problem, backend: Backend, one_based: bool, seconds: float) -> Comparison:
-    """Judge the answers in `path` and compare the valid ones with `backend`'s solutions."""
+    """Judge the answers in `path` and compare the valid ones with `backend`'s solutions. Output
+    of another kind, a count where solutions were asked for, is the user's to fix
+    (AnswerFormatError), not a wrong answer."""
+    said = a_count(path, problem)
+    if said is not None:
+        raise AnswerFormatError(
+            f"the program printed one number ({said}), a count, where every solution was asked for: add --task count"
+        )
     with path.open(errors="replace") as f:
         j = judge(read_answers(f, problem, one_based), problem)
     c = Comparison(problem, j, backend.name, seconds=seconds)
@@ -165,6 +182,15 @@ def compare_with(path: Path, problem: Problem, backend: Backend, one_based: bool
         raise  # the reference's own limit: whether the program is right is unknown
     c.extra = sorted(j.valid)
     return c
+
+
+def a_count(path: Path, problem: Problem) -> str | None:
+    """The number a program's output is, where the whole of it is one number on a board of more
+    than one row (a count, not a solution of one column), else None."""
+    if problem.rows < 2 or path.stat().st_size > 64:
+        return None
+    text = path.read_text(errors="replace").strip()
+    return text if text.isdigit() else None
 
 
 def verify_program(

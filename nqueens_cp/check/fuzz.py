@@ -28,13 +28,16 @@ from ..io.formats import write_board
 from ..model.drawing import draw as drawn
 from ..model.problem import InvalidProblem, Problem, Solution
 from .answers import AnswerFormatError, judge, read_answers
-from .external import SHOWN, Comparison, ProgramFailed, ProgramTimeout, command, program_output
+from .external import SHOWN, Comparison, ProgramFailed, ProgramTimeout, a_count, command, program_output
 
 #: The tasks a subject is judged on: every solution, the count, one solution, or the count of
 #: symmetry classes (`--unique`).
 TASKS = ("solve", "count", "first", "unique")
 #: The sizes drawn more often than the others: the smallest boards, and around the bit widths.
 EDGE_SIZES = (1, 2, 3, 4, 8, 9)
+#: A finding about the output's kind, not its answer: no count where one was asked for, a
+#: count where a solution was, text that is no answer at all (`verify` leaves it to the user).
+WRONG_KIND = "output of another kind"
 #: The share of draws that take an edge size (the rest are uniform over 1..max_n).
 EDGE_SHARE = 0.6
 
@@ -221,7 +224,7 @@ def judge_output(path: Path, problem: Problem, oracle: Backend, task: str, one_b
         try:
             j = judge(read_answers(text.splitlines(), problem, one_based), problem, reference)
         except AnswerFormatError as exc:
-            return Finding("unreadable", [str(exc)])
+            return Finding(WRONG_KIND, [str(exc)])
         missing = sorted(reference - set(j.valid))
         c = Comparison(problem, j, oracle.name, len(reference), missing[:SHOWN], len(missing))
         c.extra = sorted(s for s in j.valid if s not in reference)
@@ -232,15 +235,18 @@ def judge_output(path: Path, problem: Problem, oracle: Backend, task: str, one_b
     if task in ("count", "unique"):
         words = text.split()
         if len(words) != 1 or not words[0].isdigit():
-            return Finding("no count", [f"printed {text.strip()[:80]!r} where one number was asked for"])
+            return Finding(WRONG_KIND, [f"printed {text.strip()[:80]!r} where one number was asked for"])
         said = int(words[0])
         truth = oracle.count(problem).count if task == "count" else oracle.count_classes(problem).unique
         what = "counts" if task == "count" else "counts classes:"
         return None if said == truth else Finding("wrong count", [f"counted {said:,}; {oracle.name} {what} {truth:,}"])
+    said = a_count(path, problem)
+    if said is not None:
+        return Finding(WRONG_KIND, [f"printed one number ({said}), a count, where one solution was asked for"])
     try:
         answers = [a for a in read_answers(text.splitlines(), problem, one_based) if a.solution is not None]
     except AnswerFormatError as exc:
-        return Finding("unreadable", [str(exc)])
+        return Finding(WRONG_KIND, [str(exc)])
     truth = oracle.first(problem).solution
     if not answers:
         return None if truth is None else Finding("wrong no-solution", _first_lines(problem, truth, "there is one"))

@@ -215,7 +215,8 @@ def _verify_backends(
     prefixes = verdict.prefixes if verdict.partitioned else None
     say.record(p, verdict.status, runs=runs, left_out=left_out, prefixes=prefixes)
     if verdict.compared and verdict.disagree:
-        return EXIT_DISAGREE, None
+        counts = ", ".join(f"{r.backend} {'?' if r.count is None else f'{r.count:,}'}" for r in verdict.runs)
+        return EXIT_DISAGREE, f"the backends disagree ({counts})"
     if verdict.agree:
         return 0, None
     return EXIT_UNKNOWN, "a limit was reached before every backend finished" if verdict.compared else None
@@ -269,7 +270,7 @@ def _verify_program(
         claims_no_solution=bool(j.no_solution_claims),
         seconds=round(comparison.seconds, 6),
     )
-    return (0, None) if comparison.agree else (EXIT_DISAGREE, None)
+    return (0, None) if comparison.agree else (EXIT_DISAGREE, comparison.summary())
 
 
 @app.command()
@@ -324,6 +325,10 @@ def check(
             lines.append(f"line {j.no_solution_claims[0]} claims no solution: right, there is none")
     echo("\n".join(lines))
     if wrong:
+        parts = [f"{j.invalid_count:,} invalid"] * bool(j.invalid_count)
+        parts += [f"{j.duplicate_count:,} repeated"] * bool(j.duplicate_count)
+        parts += ["a wrong claim of no solution"] * (len(parts) == 0)
+        sys.stderr.write(f"nqueens: {source}: {', '.join(parts)}\n")
         raise typer.Exit(EXIT_DISAGREE)
 
 
@@ -332,14 +337,16 @@ def _verify_answer(
 ) -> tuple[int, str | None]:
     """The program's count, or its one solution, judged as `fuzz --task` judges it."""
     from ..check.external import command, program_output
-    from ..check.fuzz import judge_output
+    from ..check.fuzz import WRONG_KIND, judge_output
 
     with program_output(command(template, p, model), seconds) as out:
         finding = judge_output(out, p, reference, task, one_based)
+    if finding is not None and finding.kind == WRONG_KIND:  # the user's to fix, as docs/verifying.md says
+        raise UserError(f"--task {task}: the program {finding.lines[0]}")
     if finding is None:
         say.lines([f"agree: the program's {'count' if task == 'count' else 'answer'} is right ({reference.name})"])
         say.record(p, "agree", task=task)
         return 0, None
     say.lines([f"DISAGREE: {finding.kind}", *(f"  {line}" for line in finding.lines)])
     say.record(p, "disagree", task=task, verdict=finding.kind, detail=finding.lines)
-    return EXIT_DISAGREE, None
+    return EXIT_DISAGREE, f"the program's {task} answer: {finding.kind}: {finding.lines[0] if finding.lines else ''}"

@@ -110,6 +110,10 @@ def fuzz(
         _none_found(campaign, seed, as_json)
         return
     _counterexample(subject, campaign, seed, task, against, output, as_json)
+    found = campaign.found
+    p = found.problem
+    name = found.finding.subject or subject.name
+    sys.stderr.write(f"nqueens: {name}: {found.finding.kind} on a {p.rows}x{p.n} board (seed {seed})\n")
     raise typer.Exit(EXIT_DISAGREE)
 
 
