@@ -61,6 +61,23 @@ def test_every_sub_solver_finds_the_same_solutions_as_our_engine(solver):
     assert nq.first(Problem(3), f"cpmpy:{solver}") is None
 
 
+@pytest.mark.slow
+def test_every_solver_listed_runs_a_board_and_the_others_are_listed_unavailable_with_the_reason():
+    """`nqueens backends` listed pysat and rc2, which failed on most boards (PBLib missing; rc2
+    solves optimisation problems alone): every solver CPMpy finds is either listed and counts a
+    blocked board right, its own sub-solvers included, or listed as unavailable, saying why."""
+    from nqueens_cp.backends.cpmpy import installed, unavailable
+
+    p = Problem(6, blocked=[(1, 1)], fixed=[(0, 2)])
+    for name in [s for s in installed() if ":" not in s or s.endswith(":glucose4")]:
+        assert nq.count(p, f"cpmpy:{name}") == nq.count(p), name
+    assert "rc2" in unavailable() and "rc2" not in installed()
+    r = run("backends")
+    assert r.exit_code == 0 and "unavailable: " in r.stdout and "rc2 (a MaxSAT solver" in r.stdout
+    r = run("count", 6, "-b", "cpmpy:rc2")
+    assert r.exit_code == 2 and "does not run here" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
 def test_plain_cpmpy_names_the_solver_it_picked():
     r = run("first", 8, "-b", "cpmpy", "-v")
     assert r.exit_code == 0 and "plan: cpmpy cpmpy-" in r.stderr and "the best installed" in r.stderr

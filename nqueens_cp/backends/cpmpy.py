@@ -21,6 +21,7 @@ the other sub-solvers report each solution as they find it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Iterator
 from typing import Any
@@ -54,12 +55,48 @@ WHEELS = {"choco": "pychoco", "z3": "z3-solver", "exact": "exact", "pumpkin": "p
 MAX_N = 1000
 
 
+#: CPMpy's solvers that never answer what this backend asks (every solution, one solution).
+NEVER = {"rc2": "a MaxSAT solver: it answers optimisation problems alone, and none of these tasks is one"}
+
+
 @functools.cache
-def installed() -> tuple[str, ...]:
-    """The sub-solvers CPMpy can run here (its own list, those whose packages are installed)."""
+def _lookup() -> tuple[tuple[str, ...], dict[str, str]]:
+    """(the sub-solvers that run here, {a solver CPMpy lists that does not: why}): CPMpy's own
+    list, each solver asked alone (a broken optional package of one raised for them all), less
+    those that cannot run this model: PySAT without its pseudo-Boolean encoder (PBLib), which
+    every board's AllDifferent needs, and those in NEVER."""
     from cpmpy import SolverLookup
 
-    return tuple(SolverLookup.supported())
+    runs: list[str] = []
+    why: dict[str, str] = {}
+    for name, solver in SolverLookup.base_solvers():
+        try:
+            if not solver.supported():
+                continue
+        except Exception as exc:  # an optional package of the solver's that is broken
+            why[name] = f"its package fails to load ({type(exc).__name__}: {str(exc)[:80]})"
+            continue
+        if name in NEVER:
+            why[name] = NEVER[name]
+            continue
+        if name == "pysat" and not getattr(solver, "_pb", None):
+            why[name] = "PySAT needs its pseudo-Boolean encoder (PBLib): pip install 'nqueens_cp[cpmpy]'"
+            continue
+        runs.append(name)
+        if hasattr(solver, "solvernames"):
+            with contextlib.suppress(Exception):  # the solver runs, its own sub-solvers unnamed
+                runs += [f"{name}:{sub}" for sub in solver.solvernames(installed=True)]
+    return tuple(runs), why
+
+
+def installed() -> tuple[str, ...]:
+    """The sub-solvers CPMpy runs here for this backend (`_lookup`)."""
+    return _lookup()[0]
+
+
+def unavailable() -> dict[str, str]:
+    """CPMpy's solvers found here that do not run this backend's model, each with the reason."""
+    return _lookup()[1]
 
 
 def default_solver() -> str | None:
@@ -174,6 +211,12 @@ class CpmpyBackend(Backend):
     def default_subsolver(cls) -> str | None:
         return default_solver() if cls.missing() is None else None
 
+    @classmethod
+    def state(cls) -> dict[str, str]:
+        if cls.missing() or not unavailable():
+            return {}
+        return {"unavailable": "; ".join(f"{name} ({why})" for name, why in sorted(unavailable().items()))}
+
     def takes_subsolver(self, name: str) -> bool:
         return name in installed()
 
@@ -182,6 +225,8 @@ class CpmpyBackend(Backend):
         from cpmpy import SolverLookup
 
         base, _, inner = name.partition(":")
+        if base in unavailable():
+            return f"cpmpy: {base} does not run here: {unavailable()[base]}"
         if inner and base in installed():  # `-b cpmpy:choco:z3` said choco was not installed
             theirs = [s.partition(":")[2] for s in installed() if s.startswith(base + ":")]
             takes = f"its own: {', '.join(theirs)}" if theirs else f"{base} takes none"
