@@ -12,7 +12,7 @@ import pytest
 from nqueens_cp import NQueensError, Problem
 from nqueens_cp.bench.compare import check_group
 from nqueens_cp.bench.generate import blocked_instance, instance_seed
-from nqueens_cp.bench.results import Row, read_rows, summarize
+from nqueens_cp.bench.results import Check, Row, read_rows, summarize
 from nqueens_cp.bench.sandbox import GRACE_SECONDS, Sandbox
 from nqueens_cp.io.formats import read_model
 from tests.conftest import (
@@ -115,6 +115,23 @@ def test_counts_and_solution_sets_are_compared():
     rows = [_r("a", "solve", "solved", 92, digest="1"), _r("b", "solve", "solved", 92, digest="2")]
     check_group(rows, rows)
     assert all(r.check.startswith("disagree") and "solutions" in r.check for r in rows)
+
+
+def test_one_deviant_answer_is_blamed_on_its_backend_alone():
+    """One deviant count marked every backend of its instance wrong. A count outvoted is wrong,
+    the counts that outvote it are not; a solution set smaller than another backend's valid one
+    misses some, and the largest is not shown wrong; where no side has the evidence, both are."""
+    rows = [_r("a", "count", "solved", 92), _r("b", "count", "solved", 92), _r("c", "count", "solved", 91)]
+    check_group(rows, rows)
+    assert [Check.of(r.check) for r in rows] == [Check.OK, Check.OK, Check.DISAGREE], [r.check for r in rows]
+    assert "outvoted 2 to 1" in rows[0].check and "a, b gave another count" in rows[2].check
+    rows = [_r("a", "count", "solved", 92), _r("b", "count", "solved", 91)]
+    check_group(rows, rows)
+    assert all(Check.of(r.check) is Check.DISAGREE for r in rows)
+    rows = [_r("a", "solve", "solved", 92, digest="1"), _r("b", "solve", "solved", 90, digest="2")]
+    check_group(rows, rows)
+    assert Check.of(rows[0].check) is Check.OK and rows[1].check.startswith("disagree: a gave 92 valid solutions")
+    assert {r.backend for r in rows if r.wrong} == {"b"}
 
 
 def test_par2_counts_unsolved_and_wrong_runs_twice_the_limit():

@@ -130,12 +130,38 @@ def check_group(rows: list[Row], new: list[Row]) -> None:
                 r.check = Check.DISAGREE.said(f"{', '.join(found)} found a valid solution")
                 continue
         else:
-            differ = [o.backend for o in others if (o.answer, o.digest) != (r.answer, r.digest)]
+            differ = [o for o in others if (o.answer, o.digest) != (r.answer, r.digest)]
             if differ:
-                what = "solutions" if r.task == "solve" else "count"
-                r.check = Check.DISAGREE.said(f"{', '.join(differ)} gave another {what}")
+                r.check = _blame(r, others, differ)
                 continue
         r.check = (Check.OK if others else Check.UNCHECKED).said()
+
+
+def _blame(r: Row, others: list[Row], differ: list[Row]) -> str:
+    """The verdict on `r` where other backends answered otherwise: wrong where the checks show
+    it wrong, not every backend of the instance for one deviant answer.
+
+    A solution set (`solve`) is every solution the backend gave, each passed by the validator and
+    none repeated: a backend that gave fewer than another misses some, and two that gave as many
+    but other ones both do; the largest set is not shown wrong. A count has no certificate: it
+    is outvoted where more backends agree on another count than on its own, wrong too where no
+    count has a majority, and not shown wrong where its own count has the most backends."""
+    names = ", ".join(o.backend for o in differ)
+    if r.task == "solve":
+        most = max(differ, key=lambda o: o.answer or 0)
+        if (most.answer or 0) > (r.answer or 0):
+            return Check.DISAGREE.said(f"{most.backend} gave {most.answer:,} valid solutions, more than these")
+        same = [o.backend for o in differ if o.answer == r.answer]
+        if same:
+            return Check.DISAGREE.said(f"{', '.join(same)} gave as many valid solutions, other ones: each misses some")
+        return Check.OK.said(f"{names} gave fewer valid solutions")
+    votes: dict[object, set[str]] = {}
+    for o in [r, *others]:
+        votes.setdefault(o.answer, set()).add(o.backend)
+    mine = len(votes[r.answer])
+    if all(mine > len(v) for answer, v in votes.items() if answer != r.answer):
+        return Check.OK.said(f"{names} gave another count, outvoted {mine} to {len(others) + 1 - mine}")
+    return Check.DISAGREE.said(f"{names} gave another count")
 
 
 def compare(
