@@ -651,17 +651,21 @@ class Backend:
     def _count_classes(self, problem: Problem, plan: Plan) -> ClassCount:
         """Optional: by default every solution is enumerated and tested for being its class's
         canonical member."""
-        from ..model.symmetry import canonical_stabilizer, problem_symmetries
+        from ..model.symmetry import problem_symmetries, transform
 
         group = problem_symmetries(problem)
         by_orbit: dict[int, int] = {}
+        turns = {key: names for key, names in SYMMETRIC_BY.items() if set(names) <= set(group)}
+        symmetric = dict.fromkeys(turns, 0)
         stats: Stats = {}
         for sol in self._checked(problem, self._solutions(problem, plan, stats)):
-            canonical, stabilizer = canonical_stabilizer(sol, group, problem.n)
-            if canonical:
-                orbit = len(group) // stabilizer
+            images = {g: transform(sol, g, problem.n) for g in group}
+            if min(images.values()) == sol:  # its class's smallest member
+                orbit = len(group) // sum(image == sol for image in images.values())
                 by_orbit[orbit] = by_orbit.get(orbit, 0) + 1
-        return ClassCount(group, by_orbit, symmetric_solutions(problem, group, by_orbit), stats=stats)
+            for key, names in turns.items():
+                symmetric[key] += all(images[g] == sol for g in names)
+        return ClassCount(group, by_orbit, symmetric, stats=stats)
 
     def partition(
         self, problem: Problem, depth: int | None = None, follow: dict[str, Any] | None = None, running: bool = True
@@ -680,6 +684,12 @@ class Backend:
         """Optional, with `capabilities.exports`: write the backend's model of `problem` in
         `fmt`, so that a solver outside this package runs on exactly what this backend solves."""
         raise UnsupportedProblem(f"backend {self.name!r} exports no {fmt!r} model")
+
+
+#: The symmetric solutions a class count reports where the problem keeps their symmetries: those
+#: the half turn fixes (point symmetric, OEIS A032522 for queens) and those the quarter turns fix
+#: (rotational, A033148).
+SYMMETRIC_BY = {"point_symmetric": ("identity", "rot180"), "rotational": ("identity", "rot90", "rot180", "rot270")}
 
 
 def symmetric_solutions(problem: Problem, group: Sequence[str], by_orbit: dict[int, int]) -> dict[str, int]:

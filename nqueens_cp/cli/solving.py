@@ -231,23 +231,26 @@ def count(
         outcome = Outcome(Status.SOLVED if total else Status.NO_SOLUTION, count=total)
         rec = record(p, b, plan, outcome, start) | {"count": total}
     elif unique:
-        b, plan = prepare(
-            p,
-            backend,
-            "unique",
-            verbose,
-            time_limit=time_limit,
-            workers=workers,
-            **solver,
-        )
-        try:
-            classes = b.count_classes(p)
-        except Unknown as exc:  # the classes are unknown; the record says so, as every count's does
-            if fmt == "json":
-                stopped = Outcome(Status.UNKNOWN, reason=exc.reason)
-                found = {"count": None, "total": exc.partial, "partial": True}  # solutions: a lower bound
-                echo(json.dumps(record(p, b, plan, stopped, start) | found))
-            raise
+        with progress("sub-problems") as bar:  # (where the classes come from a count that reports it)
+            b, plan = prepare(
+                p,
+                backend,
+                "unique",
+                verbose,
+                time_limit=time_limit,
+                workers=workers,
+                **solver,
+                progress=bar if backend_class(backend).capabilities.reports_progress else None,
+            )
+            bar.workers = plan.workers
+            try:
+                classes = b.count_classes(p)
+            except Unknown as exc:  # the classes are unknown; the record says so, as every count's does
+                if fmt == "json":
+                    stopped = Outcome(Status.UNKNOWN, reason=exc.reason)
+                    found = {"count": None, "total": exc.partial, "partial": True}  # solutions: a lower bound
+                    echo(json.dumps(record(p, b, plan, stopped, start) | found))
+                raise
         rec = record(p, b, plan, None, start, classes.stats) | {
             "status": "solved",
             "count": classes.unique,

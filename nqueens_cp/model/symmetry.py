@@ -18,6 +18,7 @@ a square board).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from .problem import Problem, Solution, Square
@@ -96,3 +97,57 @@ def canonical_stabilizer(
     its class then has len(group) // stabilizer members."""
     images = [transform(solution, g, cols) for g in group]
     return min(images) == solution, sum(img == solution for img in images)
+
+
+# -- counting classes from the solutions each subgroup fixes (Burnside, by orbit size) -------
+
+
+def _permutation(name: str, n: int = 5) -> tuple[Square, ...]:
+    """The symmetry as the images of a 5x5 board's squares (large enough to tell all 8 apart)."""
+    return tuple(image_square(name, n, r, c) for r in range(n) for c in range(n))
+
+
+@functools.cache
+def _product(a: str, b: str) -> str:
+    """The symmetry that is `b` then `a` (a after b)."""
+    n = 5
+    pa, pb = _permutation(a, n), _permutation(b, n)
+    composed = tuple(pa[r * n + c] for r, c in pb)
+    return next(name for name in NAMES if _permutation(name, n) == composed)
+
+
+def subgroups(group: tuple[str, ...]) -> list[frozenset[str]]:
+    """Every subgroup of `group` (a group of the square's symmetries, by name), each once: the
+    closures of its subsets under composition, smallest first."""
+    found: set[frozenset[str]] = set()
+    for mask in range(1 << len(group)):
+        members = {"identity"} | {g for i, g in enumerate(group) if mask >> i & 1}
+        while True:
+            grown = members | {_product(a, b) for a in members for b in members}
+            if grown == members:
+                break
+            members = grown
+        found.add(frozenset(members))
+    return sorted(found, key=lambda k: (len(k), sorted(NAMES.index(g) for g in k)))
+
+
+def classes_by_orbit(group: tuple[str, ...], fixed: dict[frozenset[str], int]) -> dict[int, int]:
+    """{orbit size: classes} from `fixed`, the number of solutions each subgroup K of `group`
+    fixes (all of K at once; the whole count for the trivial subgroup). The solutions whose
+    stabilizer is exactly K are fixed(K) less those of every larger subgroup (Moebius inversion
+    over the subgroups, largest first); each lies in a class of len(group) / |K| members, whose
+    members' stabilizers are K's conjugates, so the solutions are summed by class size first."""
+    exact: dict[frozenset[str], int] = {}
+    for k in sorted(fixed, key=len, reverse=True):
+        exact[k] = fixed[k] - sum(exact[h] for h in exact if k < h)
+    solutions: dict[int, int] = {}
+    for k, count in exact.items():
+        size = len(group) // len(k)
+        solutions[size] = solutions.get(size, 0) + count
+    by_orbit: dict[int, int] = {}
+    for size, count in sorted(solutions.items()):
+        if count % size:
+            raise ArithmeticError(f"{count} solutions in classes of {size} do not fill whole classes")
+        if count:
+            by_orbit[size] = count // size
+    return by_orbit

@@ -14,11 +14,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ...model.problem import Problem, Rule, Solution
-from ...model.symmetry import problem_symmetries
+from ...model.symmetry import classes_by_orbit, problem_symmetries, subgroups
 from ...run.progress import report
 from ...run.sizes import parse_size
 from ..base import (
     PROGRESS,
+    SYMMETRIC_BY,
     TIME_LIMIT,
     WORKERS,
     Backend,
@@ -250,6 +251,8 @@ class BitmaskBackend(Backend):
     # -- symmetry classes and partitions ---------------------------------------------------
 
     def _count_classes(self, problem: Problem, plan: Plan) -> ClassCount:
+        if plan.algorithm == Algorithm.FIXED_POINTS:
+            return self._classes_by_fixed_points(problem)
         if plan.algorithm not in (Algorithm.CONSTELLATIONS, Algorithm.CANONICAL):
             return super()._count_classes(problem, plan)
         counts = self._count_items(problem, plan, bounded=False)
@@ -257,6 +260,26 @@ class BitmaskBackend(Backend):
             return classes_from_symmetric(problem, counts.count, counts.point, counts.quarter, {"nodes": counts.nodes})
         group, by_orbit = problem_symmetries(problem), counts.by_orbit()
         return ClassCount(group, by_orbit, symmetric_solutions(problem, group, by_orbit))  # n <= 10 said none
+
+    def _classes_by_fixed_points(self, problem: Problem) -> ClassCount:
+        """Classes by Burnside's lemma: the count (this backend's fastest, on the pool, with its
+        progress) and the solutions each subgroup of the problem's symmetries fixes
+        (`fixed_points`), by orbit size (`classes_by_orbit`). A stop raises Unknown with the
+        count so far where the count was under way, none after it (classes are then unknown)."""
+        from .fixed_points import Orbits
+
+        group = problem_symmetries(problem)
+        outcome = self.count(problem)
+        if outcome.status is Status.UNKNOWN:
+            assert outcome.reason is not None
+            raise Unknown(self.name, outcome.reason, partial=outcome.count)
+        deadline = self.deadline()
+        orbits = Orbits(problem)
+        fixed: dict[frozenset[str], int] = {}
+        for k in subgroups(group):
+            fixed[k] = (outcome.count or 0) if len(k) == 1 else orbits.count_fixed(k, lambda: deadline.check(None))
+        symmetric = {key: fixed[frozenset(names)] for key, names in SYMMETRIC_BY.items() if frozenset(names) in fixed}
+        return ClassCount(group, classes_by_orbit(group, fixed), symmetric, stats=outcome.stats)
 
     def partition(
         self, problem: Problem, depth: int | None = None, follow: dict[str, Any] | None = None, running: bool = True

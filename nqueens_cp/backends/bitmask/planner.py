@@ -64,6 +64,7 @@ class Algorithm(StrEnum):
     FRONTIER = "rows-numpy"
     COUNT_SPLIT = "count-split"
     CANONICAL = "canonical"
+    FIXED_POINTS = "fixed-points"
     CONSTELLATIONS = "constellations"
     JOIN = "join"
     ANY_PIECE = "any-piece"
@@ -96,6 +97,16 @@ def by_constellations(problem: Problem, task: Task = Task.COUNT) -> bool:
     if task == Task.UNIQUE:
         return eight and specialised(problem) and problem.rule.diagonals
     return eight or not problem.torus
+
+
+def queen_like_classes(problem: Problem, classic: bool) -> bool:
+    """Classes counted from the canonical solutions alone (`partitions.classes`, constellations):
+    all 8 symmetries hold and the piece rides the diagonals, so no reflection fixes a solution
+    and the orbit sizes tell the symmetric ones. Any other board's classes come from the
+    solutions each subgroup fixes."""
+    from ...model.symmetry import NAMES, problem_symmetries
+
+    return classic and problem.rule.diagonals and problem_symmetries(problem) == NAMES
 
 
 def classes_reason(problem: Problem) -> str:
@@ -201,6 +212,12 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
 
         why = f"n <= {FRONTIER_MAX_N}: a row at a time on numpy arrays, cheaper than loading the compiled kernels"
         return Plan(task, Algorithm.FRONTIER, why, memory=peak_bytes(problem))
+    if task == Task.UNIQUE and n <= MAX_COMPILED_N and jit and not queen_like_classes(problem, classic):
+        why = (
+            "the count, and the solutions each group of symmetries fixes, searched an orbit of squares at a "
+            "time: classes by Burnside's lemma"
+        )
+        return Plan(task, Algorithm.FIXED_POINTS, why, workers or parallel)
     if generic:
         if task == Task.COUNT:  # symmetry classes, or sub-problems of two pinned rows (partitions.pieces)
             w = workers or parallel
