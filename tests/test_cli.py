@@ -131,7 +131,38 @@ def test_pre_placed_pieces_that_contradict_the_rules_have_no_solution(given):
     count, first, solve = (run(task, "8", *given) for task in ("count", "first", "solve"))
     assert (count.exit_code, count.stdout.split()) == (0, ["0"])
     assert first.exit_code == 0 and "no solution" in first.stdout
-    assert solve.exit_code == 0 and solve.stdout.strip() == ""
+    assert solve.exit_code == 0 and solve.stdout.strip() == "no solution"
+    for r in (count, first, solve):  # why, in one line: the answer 0 is no longer silent
+        assert r.stderr.startswith("nqueens: no solution: the pre-placed piece") and len(r.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args, stdout",
+    [
+        (["solve", 2], "no solution"),
+        (["solve", 3, "-f", "jsonl"], ""),
+        (["solve", 3, "-f", "json"], "[]"),
+        (["solve", 3, "-f", "csv"], "r0,r1,r2"),
+        (["first", 3], "no solution"),
+        (["first", 3, "-f", "jsonl"], "null"),
+    ],
+)
+def test_no_solution_has_one_shape_on_every_command_and_format(args, stdout):
+    """`solve 2` printed nothing at all, where `first 3` printed "no solution": a board says it on
+    stdout, a format for programs keeps its own empty answer and stderr says it, in one line."""
+    r = run(*args)
+    assert r.exit_code == 0 and r.stdout.strip() == stdout, r.output
+    said = [] if "no solution" in stdout else ["nqueens: no solution"]
+    assert r.stderr.splitlines() == said
+    rec = json.loads(run("solve", 3, "--json").stdout)
+    assert rec["status"] == "no solution" and rec["count"] == 0 and rec["solutions"] == []
+
+
+def test_every_json_record_is_one_line():
+    """`solve --json` printed its record over two lines: JSON Lines readers took two records."""
+    for args in (["solve", 6, "--json"], ["solve", 3, "--json"], ["count", 8, "--json"], ["first", 8, "--json"]):
+        lines = run(*args).stdout.splitlines()
+        assert len(lines) == 1 and json.loads(lines[0])["format"].startswith("nqueens_cp."), args
 
 
 @pytest.mark.parametrize(

@@ -55,6 +55,15 @@ def record(
     return rec
 
 
+def no_solution(problem: Problem, said_on_stdout: bool = False) -> None:
+    """One line on stderr where a command found no solution: why, where the rules alone leave
+    none (pre-placed pieces that contradict the board); "no solution" itself where stdout did not
+    say it (a format for programs: an empty list, `null`, a header alone)."""
+    why = problem.contradiction
+    if why or not said_on_stdout:
+        sys.stderr.write("nqueens: no solution" + (f": {why}" if why else "") + "\n")
+
+
 def note_symmetries(group: tuple[str, ...]) -> None:
     sys.stderr.write(f"symmetry classes under {len(group)} symmetries: {', '.join(group)}\n")
 

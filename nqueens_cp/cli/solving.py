@@ -33,7 +33,7 @@ from .options import (
     backend_options,
     problem_options,
 )
-from .output import echo, note_symmetries, output, output_format, prepare, progress, record
+from .output import echo, no_solution, note_symmetries, output, output_format, prepare, progress, record
 
 
 def _limited_batches(batches: Iterator[Any], limit: int | None) -> Iterator[Any]:
@@ -90,10 +90,15 @@ def solve(
     with output(out, [spec.model]) as (stream, keep):
         if not as_json:
             try:
-                write_solutions(p, sols, fmt, stream)
+                written = write_solutions(p, sols, fmt, stream)
             except Unknown as exc:
                 keep[0] = True
                 raise PartialResult(f"{exc} (the solutions found are written)") from None
+            if not written and limit != 0:  # said as `first` says it: in words on a board, else on stderr
+                on_board = fmt == "boards" and out is None
+                if on_board:
+                    stream.write(b"no solution\n")
+                no_solution(p, on_board)
             return
         # one record, its solutions streamed between a head and a tail written at the end
         head = record(p, b, plan, None, start)
@@ -108,13 +113,15 @@ def solve(
 
         stopped: Unknown | None = None
         try:
-            write_solutions(p, counted(sols), "json", stream)
+            write_solutions(p, counted(sols), "json", stream, end=b"")  # the record is one line
         except Unknown as exc:
             stopped = exc
         written = seen[0]
         status = Outcome(Status.UNKNOWN, count=written, reason=stopped.reason) if stopped else None
         tail = record(p, b, plan, status, start, stats)
-        tail.update(count=written, status=tail.get("status") or "solved")  # partial: a lower bound
+        none = not written and not stopped and limit != 0
+        # (a partial count is a lower bound)
+        tail.update(count=written, status=tail.get("status") or ("no solution" if none else "solved"))
         if stopped is not None:
             tail["partial"] = True
         keys = ("count", "status", "reason", "partial", "stats", "seconds")
@@ -122,6 +129,8 @@ def solve(
         if stopped is not None:
             keep[0] = True
             raise PartialResult(f"{stopped} (the solutions found are written)")
+        if none:
+            no_solution(p)
 
 
 @app.command()
@@ -285,6 +294,8 @@ def count(
                 raise PartialResult(f"{why}; the count is unknown")
             echo(json.dumps(rec) if fmt == "json" else f"{outcome.count} (partial: at least)")
             raise PartialResult(f"{why}; {outcome.count} solution(s) counted so far")
+    if rec["count"] == 0 and p.contradiction:
+        no_solution(p, said_on_stdout=True)
     echo(json.dumps(rec) if fmt == "json" else str(rec["count"]))
 
 
@@ -327,5 +338,7 @@ def first(
         echo("\n".join(draw(p, sol)))
     elif outcome.status is Status.NO_SOLUTION:
         echo("no solution")
+    if outcome.status is Status.NO_SOLUTION:
+        no_solution(p, fmt == "board")
     if outcome.status is Status.UNKNOWN:  # not "whether one exists": a plain board has one, --lexicographic or not
         raise PartialResult(f"{b.name}: {outcome.reason.value} reached before a solution was found")  # type: ignore[union-attr]

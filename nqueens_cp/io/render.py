@@ -54,14 +54,19 @@ def _batches(solutions: Iterable[Solution] | Iterable[np.ndarray], n: int) -> It
 
 
 def write_solutions(
-    problem: Problem, solutions: Iterable[Solution] | Iterable[np.ndarray], fmt: str, out: BinaryIO
+    problem: Problem,
+    solutions: Iterable[Solution] | Iterable[np.ndarray],
+    fmt: str,
+    out: BinaryIO,
+    end: bytes = b"\n",
 ) -> int:
     """Write every solution in format `fmt` to the binary stream `out`; returns how many.
 
     `solutions` yields tuples, or 2-D arrays of solutions (the bitmask backend's batches).
     boards: 'Q'/'.' rows (LeetCode style; 'R' for rooks), a blank line between boards.
-    json: one JSON array of solutions. jsonl: one JSON array of columns per line.
-    csv: a header `r0,r1,...` then one line of columns per solution."""
+    json: one JSON array of solutions, then `end` (nothing, inside a one-line record). jsonl:
+    one JSON array of columns per line. csv: a header `r0,r1,...` then one line of columns per
+    solution."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     from . import render_kernels as k
@@ -91,8 +96,8 @@ def write_solutions(
                 written += part.shape[0]
     except Exception:  # a stream stopped by a limit: what was written stays valid JSON
         if fmt == "json":
-            out.write(b"]\n")
+            out.write(b"]" + end)
         raise
     if fmt == "json":
-        out.write(b"]\n")
+        out.write(b"]" + end)
     return written

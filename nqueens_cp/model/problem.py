@@ -173,8 +173,9 @@ class Problem:
                 return f"the pre-placed piece on {sq} stands on a blocked square"
         for i, a in enumerate(self.fixed):
             for b in self.fixed[i + 1 :]:
-                if self.attacks(a, b):
-                    return f"the pre-placed pieces on {a} and {b} attack each other"
+                line = " (two pieces in one row)" if a[0] == b[0] else " (two in one column)" if a[1] == b[1] else ""
+                if line or self.attacks(a, b) or self.attacks(b, a):
+                    return f"the pre-placed pieces on {a} and {b} attack each other{line}"
         return None
 
     # -- derived views -------------------------------------------------------------------
