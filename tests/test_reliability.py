@@ -6,6 +6,7 @@ kills what it started."""
 
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -632,3 +633,38 @@ def test_a_background_job_that_ignores_ctrl_c_keeps_ignoring_it():
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 143 and b"terminated" in err, err
+
+
+def _stopped_count(args, sig) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of `nqueens count ...` stopped by `sig` once its workers work."""
+    proc = subprocess.Popen(
+        [script(), "count", *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and not tree_busy(1.0)(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the count ended before the signal"
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+        return proc.returncode, out, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_count_stopped_by_a_signal_says_what_it_counted_and_how_to_resume(sig, code, tmp_path):
+    """A stop by Ctrl-C or SIGTERM printed nothing on stdout, where a time limit's prints the
+    partial count: now the same, "at least", the --json record, and a word on --checkpoint."""
+    got, out, err = _stopped_count([20], sig)
+    assert got == code and re.fullmatch(r"\d+ \(partial: at least\)\n", out), (out, err)
+    assert len(err.splitlines()) == 1 and "counted so far" in err and "--checkpoint FILE would let it resume" in err
+    got, out, err = _stopped_count([20, "--json"], sig)
+    rec = json.loads(out)
+    assert got == code and rec["partial"] is True and rec["status"] == "unknown" and rec["count"] >= 0
+    got, out, err = _stopped_count([20, "--checkpoint", tmp_path / "c.jsonl"], sig)
+    assert got == code and out.endswith("(partial: at least)\n") and "the same command resumes" in err

@@ -82,9 +82,11 @@ def stdout() -> BinaryIO:
     return sys.stdout.buffer
 
 
-def echo(text: str) -> None:
-    """One answer on stdout, unless a stop request came first."""
-    deliver()  # no answer is printed after a stop request, even one whose exception was lost
+def echo(text: str, stopping: bool = False) -> None:
+    """One answer on stdout, unless a stop request came first; `stopping`: what a stopped run
+    found, said as it stops (labelled partial by the caller)."""
+    if not stopping:
+        deliver()  # no answer is printed after a stop request, even one whose exception was lost
     out = stdout()
     out.write(text.encode() + b"\n")
     out.flush()

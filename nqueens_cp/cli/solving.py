@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -13,10 +14,11 @@ import typer
 
 from .. import api
 from ..backends import DEFAULT_BACKEND, Outcome, Status, Unknown, backend_class
-from ..backends.base import WrongAnswer, bad_time_limit
+from ..backends.base import Reason, WrongAnswer, bad_time_limit
 from ..backends.claims import checked_claim, checked_stream
 from ..io.render import FORMATS, MAX_DRAWN_N, write_solutions
 from ..model.drawing import draw
+from ..model.problem import Problem
 from ..run.interrupts import tell
 from ..run.partition import RecountDisagrees
 from .app import PartialResult, Terminated, UserError, app
@@ -228,9 +230,9 @@ def count(
                 raise PartialResult(f"{b.name}: time limit reached; {partial}{saved}") from None
             except RecountDisagrees as exc:  # a wrong record: a wrong answer, not the user's to fix
                 raise WrongAnswer("the checkpoint", str(exc)) from None
-            except (KeyboardInterrupt, Terminated):  # said with the stop: where the work is kept
-                if checkpoint is not None:
-                    tell(f"{bar.done:,} of {bar.total:,} sub-problems counted{saved}")
+            except (KeyboardInterrupt, Terminated):  # said with the stop: what was counted, where it is kept
+                where = f"{bar.done:,} of {bar.total:,} sub-problems counted{saved}" if checkpoint is not None else ""
+                _stopped(p, b, b.plan(p, "count"), bar, start, fmt, where)
                 raise
         if recount:
             sys.stderr.write(f"nqueens: {plan.reason}\n")
@@ -283,7 +285,12 @@ def count(
                 progress=bar if backend_class(backend).capabilities.reports_progress else None,
             )
             bar.workers = plan.workers
-            outcome = checked_claim(p, b, b.count(p))
+            try:
+                outcome = checked_claim(p, b, b.count(p))
+            except (KeyboardInterrupt, Terminated):
+                resumable = "--checkpoint FILE would let it resume" if b.capabilities.partition else ""
+                _stopped(p, b, plan, bar, start, fmt, resumable)
+                raise
         rec = record(p, b, plan, outcome, start) | {"count": outcome.count}
         if outcome.status is Status.UNKNOWN:
             rec["partial"] = True
@@ -297,6 +304,19 @@ def count(
     if rec["count"] == 0 and p.contradiction:
         no_solution(p, said_on_stdout=True)
     echo(json.dumps(rec) if fmt == "json" else str(rec["count"]))
+
+
+def _stopped(p: Problem, b: Any, plan: Any, bar: Any, start: float, fmt: str, where: str) -> None:
+    """A count stopped by Ctrl-C or SIGTERM says what a time limit's stop says: the solutions
+    counted so far (a lower bound: those of the finished sub-problems) on stdout, as text or as
+    the partial record, and on the stop's one line on stderr, with where the work is kept, or
+    how it could have been (`where`)."""
+    found = bar.found
+    stopped = Outcome(Status.UNKNOWN, count=found, reason=Reason.INTERRUPTED)
+    rec = record(p, b, plan, stopped, start) | {"count": found, "partial": True}
+    with contextlib.suppress(OSError, UserError):  # (a reader that is gone, or none, hears nothing more)
+        echo(json.dumps(rec) if fmt == "json" else f"{found} (partial: at least)", stopping=True)
+    tell(f"{found:,} solution(s) counted so far (a lower bound)" + (f"; {where}" if where else ""))
 
 
 @app.command()
