@@ -668,3 +668,42 @@ def test_a_count_stopped_by_a_signal_says_what_it_counted_and_how_to_resume(sig,
     assert got == code and rec["partial"] is True and rec["status"] == "unknown" and rec["count"] >= 0
     got, out, err = _stopped_count([20, "--checkpoint", tmp_path / "c.jsonl"], sig)
     assert got == code and out.endswith("(partial: at least)\n") and "the same command resumes" in err
+
+
+def _first_stderr_line(args, within: float = 30.0) -> tuple[str, float]:
+    """(the first line `nqueens ARGS` writes on stderr, seconds it took); the run is then ended."""
+    import select
+
+    proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    start = time.monotonic()
+    try:
+        ready = select.select([proc.stderr], [], [], within)[0]
+        return (proc.stderr.readline() if ready else ""), time.monotonic() - start
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.slow
+def test_a_count_that_would_take_years_says_so_within_seconds_and_quiet_silences_it():
+    """`count 30` off a terminal printed nothing for as long as it ran: years."""
+    line, took = _first_stderr_line(["count", 30])
+    assert "this count would take about" in line and "years" in line and took < 15, line
+    for quiet in (["-q"], ["--time-limit", "5"]):
+        line, _ = _first_stderr_line(["count", 30, *quiet], within=3)
+        assert "would take" not in line, (quiet, line)
+
+
+def test_the_estimate_from_finished_sub_problems_is_said_where_the_plan_has_none(monkeypatch, capsys):
+    from nqueens_cp.backends.base import Plan
+    from nqueens_cp.cli import output
+    from nqueens_cp.run.progress import Tally
+
+    monkeypatch.setattr(output, "MEASURED_AFTER", 0.05)
+    tally = Tally(workers=2, done=10, total=1000, cost=800.0)  # 80 s a sub-problem, 990 left: 11 h
+    with output.long_count_notice(Plan("count", "x", "y", workers=2), tally, quiet=False):
+        time.sleep(0.5)
+    assert "would take about 11 h" in capsys.readouterr().err
+    with output.long_count_notice(Plan("count", "x", "y", workers=2), Tally(done=10, total=11, cost=1.0), False):
+        time.sleep(0.3)
+    assert capsys.readouterr().err == ""

@@ -182,6 +182,9 @@ class Plan:
     #: The bytes the plan's workers may hold together, where the algorithm's memory grows with
     #: the board (declared before anything is allocated); None where it stays small.
     memory: int | None = None
+    #: The seconds the run is expected to take, where the backend can tell before it starts
+    #: (None: it cannot); the command line warns of a count that would run for hours.
+    seconds: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         shown = {"task": self.task, "algorithm": self.algorithm, "reason": self.reason, "workers": self.workers}

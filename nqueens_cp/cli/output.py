@@ -14,7 +14,7 @@ from typing import Any, BinaryIO
 
 from .. import api
 from ..backends import Backend, Outcome, Plan
-from ..model.problem import Problem
+from ..model.problem import Problem, plural
 from ..run.files import replacing
 from ..run.interrupts import deliver
 from .app import UserError
@@ -175,7 +175,49 @@ def progress(label: str):
     return tracked()
 
 
+#: A count expected to run longer than this is said to, on stderr, as it starts.
+LONG_COUNT_SECONDS = 3600.0
+#: Where the plan has no estimate, the one from the finished sub-problems is read this late.
+MEASURED_AFTER = 10.0
+
+
+@contextlib.contextmanager
+def long_count_notice(plan: Plan, tally: Any, quiet: bool) -> Iterator[None]:
+    """One line on stderr where a count would run for more than an hour (`count 30` printed
+    nothing for as long as it would run, years): the plan's estimate at once, else, a few
+    seconds in, the one from the cost of the sub-problems finished by then. The count goes on;
+    `--quiet` or a time limit silences it."""
+    import threading
+
+    def say(seconds: float | None, how: str) -> None:
+        if seconds is not None and seconds > LONG_COUNT_SECONDS:
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.write(
+                    f"nqueens: this count would take about {_duration(seconds)} on {plural(plan.workers, 'worker')} "
+                    f"({how}); it goes on: Ctrl-C stops it, --time-limit bounds it, --checkpoint keeps its work\n"
+                )
+
+    if quiet:
+        yield
+        return
+    if plan.seconds is not None:
+        say(plan.seconds, "estimated from a measured count and the growth of the number of solutions")
+        yield
+        return
+    timer = threading.Timer(MEASURED_AFTER, lambda: say(tally.seconds_left, "from the sub-problems finished so far"))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 def _duration(seconds: float) -> str:
+    if seconds >= 2 * 365 * 86400:
+        return f"{seconds / (365 * 86400):,.0f} years"
+    if seconds >= 2 * 86400:
+        return f"{seconds / 86400:,.0f} days"
     whole = round(seconds)
     if whole < 60:
         return f"{whole} s"

@@ -35,7 +35,17 @@ from .options import (
     backend_options,
     problem_options,
 )
-from .output import echo, no_solution, note_symmetries, output, output_format, prepare, progress, record
+from .output import (
+    echo,
+    long_count_notice,
+    no_solution,
+    note_symmetries,
+    output,
+    output_format,
+    prepare,
+    progress,
+    record,
+)
 
 
 def _limited_batches(batches: Iterator[Any], limit: int | None) -> Iterator[Any]:
@@ -174,6 +184,9 @@ def count(
             help="With --checkpoint: --check, and count again K of its sub-problems chosen at random.",
         ),
     ] = 0,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No word on stderr that the count would take hours.")
+    ] = False,
     solver: dict[str, Any] = SOLVER_OPTIONS,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -206,21 +219,23 @@ def count(
 
             bar.workers = workers or default_workers()
             saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
+            silent = quiet or check or time_limit is not None
             try:
-                total, plan = api.count_partitioned(
-                    p,
-                    b,
-                    depth=depth,
-                    workers=workers,
-                    dask=dask,
-                    dask_wait=dask_wait,
-                    checkpoint=checkpoint,
-                    check=check,
-                    recount=recount,
-                    progress=bar,
-                    time_limit=time_limit,
-                    note=lambda said: sys.stderr.write(f"nqueens: {said}\n"),
-                )
+                with long_count_notice(b.plan(p, "count"), bar, silent):
+                    total, plan = api.count_partitioned(
+                        p,
+                        b,
+                        depth=depth,
+                        workers=workers,
+                        dask=dask,
+                        dask_wait=dask_wait,
+                        checkpoint=checkpoint,
+                        check=check,
+                        recount=recount,
+                        progress=bar,
+                        time_limit=time_limit,
+                        note=lambda said: sys.stderr.write(f"nqueens: {said}\n"),
+                    )
             except Unknown as exc:  # the time limit: what was counted, and where it is kept
                 partial = exc.__cause__ if exc.__cause__ is not None else exc
                 stopped = Outcome(Status.UNKNOWN, reason=exc.reason, count=exc.partial)
@@ -286,7 +301,8 @@ def count(
             )
             bar.workers = plan.workers
             try:
-                outcome = checked_claim(p, b, b.count(p))
+                with long_count_notice(plan, bar, quiet or time_limit is not None):
+                    outcome = checked_claim(p, b, b.count(p))
             except (KeyboardInterrupt, Terminated):
                 resumable = "--checkpoint FILE would let it resume" if b.capabilities.partition else ""
                 _stopped(p, b, plan, bar, start, fmt, resumable)

@@ -11,6 +11,7 @@ watcher (`backends/watch.py`) on Ctrl-C or the deadline.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...model.problem import Problem, Rule, Solution
@@ -118,7 +119,10 @@ class BitmaskBackend(Backend):
                 f"memory must be between {mib(MIN_MEMORY)} (one process with its kernels) and this machine's "
                 f"{mib(physical_memory())}, got {mib(memory) if memory >= 1 << 20 else f'{memory} bytes'}"
             )
-        return planner.plan(problem, task, self.settings, default_workers())
+        chosen = planner.plan(problem, task, self.settings, default_workers())
+        if task != Task.COUNT:
+            return chosen
+        return replace(chosen, seconds=planner.estimated_seconds(problem, chosen.workers))
 
     # -- streams ---------------------------------------------------------------------------
 
@@ -287,7 +291,6 @@ class BitmaskBackend(Backend):
         """The count as numbered work items (`_items`), with what a process that has nothing but
         the partition (a Dask worker that joined mid-run) needs to build it again itself, and
         the versions it must run to count as this process does."""
-        from dataclasses import replace
         from functools import partial
         from importlib.metadata import version
 
@@ -305,8 +308,6 @@ class BitmaskBackend(Backend):
         Dask, checkpoints): see `partitions.for_count`; a checkpoint's own cut where it is one
         of this problem's (`partitions.followed`). The join's memory is declared: a checkpoint of
         the join resumes within the memory budget, or is refused saying what it needs."""
-        from dataclasses import replace
-
         from .partitions import followed, for_count
         from .partitions.join import memory
 

@@ -7,6 +7,7 @@ happens to have imported), and it comes with a reason the user sees (`--json`'s 
 
 from __future__ import annotations
 
+import math
 import os
 from enum import StrEnum
 from typing import Any
@@ -97,6 +98,27 @@ def by_constellations(problem: Problem, task: Task = Task.COUNT) -> bool:
     if task == Task.UNIQUE:
         return eight and specialised(problem) and problem.rule.diagonals
     return eight or not problem.torus
+
+
+#: A measured count the estimate of a long one starts from: `count 21` on 2 workers, 385 s
+#: (docs/benchmarks.md § Today's figures).
+MEASURED_N, MEASURED_SECONDS, MEASURED_WORKERS = 21, 385.0, 2
+#: Where the estimate starts: smaller counts end in seconds.
+ESTIMATE_FROM_N = 18
+
+
+def estimated_seconds(problem: Problem, workers: int) -> float | None:
+    """The seconds a count of plain n-queens takes here, roughly: the measured count above,
+    scaled by the growth of the number of solutions, Q(n) ~ (0.1434 n)^n (Simkin, 2021), whose
+    ratio between 21 and 23 is 74 against the true 77, and by the workers. For a warning that a
+    count would take hours or years, not for a promise; None for other problems."""
+    n = problem.n
+    if not (problem.is_plain and problem.square and not problem.torus and problem.rule.notation == "Q"):
+        return None
+    if n < ESTIMATE_FROM_N:
+        return None
+    growth = n * math.log(0.1434 * n) - MEASURED_N * math.log(0.1434 * MEASURED_N)
+    return MEASURED_SECONDS * math.exp(growth) * MEASURED_WORKERS / max(1, workers)
 
 
 def queen_like_classes(problem: Problem, classic: bool) -> bool:
