@@ -525,3 +525,20 @@ def test_ctrl_c_keeps_a_run_whose_instance_was_still_running(tmp_path):
     rows = read_rows(out)
     assert [(r.backend, r.answer) for r in rows] == [("bitmask", A000170[11])]
     assert rows[0].check == "unchecked: the run was stopped before its instance's cross-check"
+
+
+def test_the_terminal_table_lists_runs_in_the_page_s_order():
+    """The table listed runs in the order they finished; the page puts wrong answers first, then
+    instances and backends with their numbers by value."""
+    from nqueens_cp.bench.report import page_order
+
+    def row(instance, backend, check="ok"):
+        r = _r(backend, "count", "solved", 1, check=check)
+        r.instance = instance
+        return r
+
+    rows = [row("queen-10", "cpsat"), row("queen-9", "cpsat"), row("queen-10", "bitmask"),
+            row("queen-12", "cpsat", "disagree: bitmask gave another count"), row("queen-9", "bitmask")]
+    got = [(r.instance, r.backend) for r in page_order(rows)]
+    assert got == [("queen-12", "cpsat"), ("queen-9", "bitmask"), ("queen-9", "cpsat"),
+                   ("queen-10", "bitmask"), ("queen-10", "cpsat")]

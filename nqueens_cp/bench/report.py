@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -54,6 +55,18 @@ def _cell(col: Column, row: Row, answer_chars: int) -> Text | str:
     if col.kind == Kind.INTEGER:
         return f"{v:,}"
     return Text(str(v))  # data, never markup
+
+
+def _natural(text: object) -> tuple[tuple[int, int | str], ...]:
+    """A key that orders numbers within text by value ("queen-9" before "queen-10")."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", str(text)) if part)
+
+
+def page_order(rows: list[Row]) -> list[Row]:
+    """The rows in the order the page shows them before a column is clicked: wrong answers first,
+    then by instance and backend, numbers by value (the page's `natural`); the runs finish in
+    any order."""
+    return sorted(rows, key=lambda r: (not r.wrong, _natural(r.instance), _natural(r.backend)))
 
 
 def runs_table(rows: list[Row], title: str = "runs", width: int | None = None) -> Any:

@@ -87,7 +87,7 @@ def compare(
     from ..bench.campaign import Campaign
     from ..bench.html import settings as report_settings
     from ..bench.plots import PLOT_SUFFIXES, pyplot
-    from ..bench.report import RUNS_SHOWN, Live, runs_table, summary_table
+    from ..bench.report import RUNS_SHOWN, Live, page_order, runs_table, summary_table
     from ..bench.results import Row, summarize
     from ..run.parallel import max_workers
 
@@ -157,7 +157,7 @@ def compare(
 
         console = Console()
         if len(rows) <= RUNS_SHOWN:
-            console.print(runs_table(rows))
+            console.print(runs_table(page_order(rows)))
         console.print(summary_table(summaries, time_limit))
     if plot is not None:
         from ..bench.plots import plot as draw_plot
