@@ -127,14 +127,14 @@ SEARCHING = 2.5
 def test_ctrl_c_stops_long_compiled_runs_within_a_second(args):
     code, took, err, _ = interrupt_when(args, busy(SEARCHING))
     assert code == 130 and took < STOP, (code, took)
-    assert one_line(err) == "nqueens: interrupted"
+    assert one_line(err).startswith("nqueens: interrupted")  # (a count adds what it counted)
 
 
 @pytest.mark.slow
 def test_sigterm_stops_the_pool_and_leaves_no_worker():
     code, took, err, workers = interrupt_when(["count", 19, "--workers", 2], with_workers(2), signal.SIGTERM)
     assert len(workers) == 2
-    assert code == 143 and took < STOP and one_line(err) == "nqueens: terminated"
+    assert code == 143 and took < STOP and one_line(err).startswith("nqueens: terminated")
     assert gone(workers)
 
 
@@ -191,7 +191,8 @@ def test_ctrl_c_anywhere_in_start_up_is_quiet():
             proc.kill()
             proc.wait()
         assert proc.returncode == 130, (step, startup, err.decode())
-        assert one_line(err) == "nqueens: interrupted" and out == b""
+        said = one_line(err)  # a stop once the count has begun says what it counted, on both
+        assert (said == "nqueens: interrupted" and out == b"") or re.fullmatch(rb"\d+ \(partial: at least\)\n", out)
 
 
 def _device_full() -> Path:
@@ -348,8 +349,9 @@ def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, 
     with pytest.raises(SystemExit) as exit_:
         cli.app(["count", "4"])
     assert exit_.value.code == 130
-    out, err = capsys.readouterr()
-    assert err == "nqueens: interrupted\n" and out == ""
+    out, err = capsys.readouterr()  # (stopped within the count, it says what it counted: nothing)
+    assert err.startswith("nqueens: interrupted") and len(err.splitlines()) == 1
+    assert out in ("", "0 (partial: at least)\n")
 
 
 @pytest.mark.long
@@ -501,7 +503,7 @@ def test_a_sat_solver_python_sat_cannot_interrupt_stops_at_once(sig, code):
     """SIGTERM during CaDiCaL's call was honoured only when the call ended (18-60 s)."""
     pytest.importorskip("pysat")
     result, took, err, child = interrupt_when(["count", 16, "-b", "sat"], with_workers(1), sig)  # the solver runs
-    assert result == code and took < STOP and one_line(err) == f"nqueens: {signal_name(sig)}"
+    assert result == code and took < STOP and one_line(err).startswith(f"nqueens: {signal_name(sig)}")
     assert gone(child)
 
 
