@@ -5,7 +5,9 @@ workers, `verify` each backend before its enumeration."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
+from ..model.fields import SQUARE_FIELDS
 from ..model.problem import Problem
 from .base import Backend, BackendError
 
@@ -21,14 +23,11 @@ def shrunk(p: Problem, k: int) -> Problem:
     """A board of k columns of `p`'s kind (p itself when it is no larger)."""
     if p.n <= k:
         return p
-    return Problem(
-        k,
-        p.piece,
-        blocked=[(0, 0)] if p.blocked else (),
-        fixed=[(1, 3)] if p.fixed else (),
-        torus=p.torus,
-        rows=None if p.square else k - 1,  # a rectangle runs the generic search: warm that one
-    )
+    rows = k if p.square else k - 1  # a rectangle runs the generic search: warm that one
+    # each set of squares the problem has (`fields.SQUARE_FIELDS`) keeps one, a square of its own
+    # (k >= WARM_N keeps them apart): the kernels of a board with that kind of square run
+    squares = {f.name: [(i, 2 * i + 3)] if getattr(p, f.name) else [] for i, f in enumerate(SQUARE_FIELDS)}
+    return replace(p, n=k, rows=rows, **squares)
 
 
 def algorithm(b: Backend, p: Problem, task: str) -> str | None:

@@ -18,6 +18,7 @@ from typing import Any
 from ..backends import Backend, BackendError, Outcome, Stats, Status, backend_class, counted, get_backend, options_for
 from ..backends.base import WORKERS
 from ..backends.warm import algorithm, warm_board
+from ..model.fields import SQUARE_FIELDS
 from ..model.problem import Problem
 
 TASKS = ("first", "count", "solve")
@@ -53,7 +54,7 @@ def backend_for(job: Job) -> Backend:
 def prepare(job: Job) -> None:
     p = job.problem
     b = backend_for(Job(job.backend, job.task, p, None, job.options))
-    board = (p.piece, p.torus, p.square, bool(p.blocked), bool(p.fixed))
+    board = (p.piece, p.torus, p.square, *(bool(getattr(p, f.name)) for f in SQUARE_FIELDS))
     wanted = algorithm(b, p, job.task)
     kind = (job.backend, tuple(sorted(job.options.items())), job.task, wanted, *board)
     if kind not in _warmed:

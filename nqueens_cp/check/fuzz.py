@@ -19,13 +19,14 @@ import random
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
 from ..backends import Backend, BackendError, Unknown, WrongAnswer
 from ..io.formats import write_board
 from ..model.drawing import draw as drawn
+from ..model.fields import SQUARE_FIELDS
 from ..model.problem import InvalidProblem, Problem, Solution
 from .answers import AnswerFormatError, judge, read_answers
 from .external import SHOWN, Comparison, ProgramFailed, ProgramTimeout, a_count, command, program_output
@@ -347,8 +348,8 @@ def smaller(p: Problem, families: Families) -> Iterator[Problem]:
             moved = ((r - dr, c - dc) for r, c in squares)
             return [(r, c) for r, c in moved if 0 <= r < rows and 0 <= c < n]
 
-        try:
-            return Problem(n, p.piece, blocked=kept(p.blocked), fixed=kept(p.fixed), torus=p.torus, rows=rows)
+        try:  # every set of squares (`fields.SQUARE_FIELDS`) moves with the cut
+            return replace(p, n=n, rows=rows, **{f.name: kept(getattr(p, f.name)) for f in SQUARE_FIELDS})
         except InvalidProblem:
             return None
 
@@ -366,12 +367,10 @@ def smaller(p: Problem, families: Families) -> Iterator[Problem]:
             b = board(p.n, p.rows - 1, dr, 0)
             if b is not None:
                 yield b
-    for i in range(len(p.blocked)):
-        yield Problem(
-            p.n, p.piece, blocked=p.blocked[:i] + p.blocked[i + 1 :], fixed=p.fixed, torus=p.torus, rows=p.rows
-        )
-    for i in range(len(p.fixed)):
-        yield Problem(p.n, p.piece, blocked=p.blocked, fixed=p.fixed[:i] + p.fixed[i + 1 :], torus=p.torus, rows=p.rows)
+    for f in SQUARE_FIELDS:
+        squares = getattr(p, f.name)
+        for i in range(len(squares)):
+            yield replace(p, **{f.name: squares[:i] + squares[i + 1 :]})
 
 
 @dataclass
@@ -427,9 +426,7 @@ class Campaign:
         if self.found is None:
             return out | {"counterexample": None}
         p, finding = self.found.problem, self.found.finding
-        example = {"n": p.n, "rows": p.rows, "piece": p.piece, "torus": p.torus}
-        example |= {"blocked": [list(sq) for sq in p.blocked], "fixed": [list(sq) for sq in p.fixed]}
-        example |= {"verdict": finding.kind, "detail": finding.lines, "minimal": self.found.minimal}
+        example = p.as_dict() | {"verdict": finding.kind, "detail": finding.lines, "minimal": self.found.minimal}
         return out | {"subject": subject, "shrink_steps": self.found.steps, "counterexample": example}
 
 

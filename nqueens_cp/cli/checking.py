@@ -27,7 +27,7 @@ from .options import (
     refuse_untaken,
     size_range,
 )
-from .output import backend, echo, progress
+from .output import backend, described, echo, progress
 
 #: A solution that refutes a "no solution" claim is printed up to this size.
 SHOWN_N = 1000
@@ -165,8 +165,7 @@ class Say:
 
     def record(self, p: Problem, status: str, **fields: object) -> None:
         if self.as_json:
-            head = {"format": "nqueens_cp.verify/1", "n": p.n, "rows": p.rows, "piece": p.piece, "torus": p.torus}
-            head |= {"blocked": len(p.blocked), "fixed": len(p.fixed)}
+            head = {"format": "nqueens_cp.verify/1"} | described(p, squares=True)
             echo(json.dumps(head | {"status": status} | fields))
 
 

@@ -2,8 +2,9 @@
 
 A command that takes a puzzle declares one parameter `spec: ProblemSpec` and is wrapped by
 `problem_options`: the wrapper puts the problem options (`--piece`, `--torus`, `--rows`,
-`--block`, `--fix`, `--model`) in its place, so every command spells and documents them the same way, and
-the command builds its Problem with `spec.problem(n)`.
+`--model`, and a flag for each set of squares the table of fields declares: `--block`, `--fix`)
+in its place, so every command spells and documents them the same way, and the command builds
+its Problem with `spec.problem(n)`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import functools
 import inspect
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,6 +21,7 @@ import typer
 
 from ..backends import BACKENDS
 from ..backends.base import Option
+from ..model.fields import SQUARE_FIELDS, Field
 from ..model.problem import Problem
 from . import completion
 from .app import UserError
@@ -44,8 +46,15 @@ RowsOpt = Annotated[
     int | None,
     typer.Option("--rows", metavar="M", help="A rectangular board: M pieces on M rows of N columns (M <= N)."),
 ]
-BlockOpt = Annotated[list[str] | None, typer.Option("--block", metavar="R,C", help="Blocked square, 0-based.")]
-FixOpt = Annotated[list[str] | None, typer.Option("--fix", metavar="R,C", help="Pre-placed piece, 0-based.")]
+
+def _squares_option(f: Field) -> Any:
+    """A set of squares' repeatable flag (`Field.flag`), as the table of fields declares it."""
+    assert f.flag is not None
+    return Annotated[list[str] | None, typer.Option(f.flag, metavar="R,C", help=f.flag_help)]
+
+
+#: The sets of squares the command line adds to, each by its flag, and the parameter it parses into.
+SQUARE_FLAGS = {f.flag.lstrip("-").replace("-", "_"): f for f in SQUARE_FIELDS if f.flag}
 ModelOpt = Annotated[
     Path | None, typer.Option("--model", help="Instance file: .toml, .param (CSPLib), .lp (ASP), .txt board.")
 ]
@@ -67,35 +76,34 @@ class ProblemSpec:
     (no default value stands for "not given": `--piece queen` overrides a model file's rooks)."""
 
     piece: str | None = None
-    block: list[str] | None = None
-    fix: list[str] | None = None
     model: Path | None = None
     torus: bool | None = None
     rows: int | None = None
+    #: The squares given by each set's flag (`SQUARE_FLAGS`), by its parameter's name.
+    squares: dict[str, list[str]] = field(default_factory=dict)
 
     def problem(self, n: str | None) -> Problem:
         """The problem from N and the options, or from a model file that the options add to
-        (--block and --fix) or override (--piece, --torus, --rows: whatever value is given)."""
-        blocked = [square(b, "--block") for b in self.block or []]
-        fixed = [square(f, "--fix") for f in self.fix or []]
+        (the squares' flags: --block, --fix) or override (--piece, --torus, --rows: whatever
+        value is given); every other field of the model's is kept as it is."""
+        given = {
+            f.name: [square(text, f.flag or f.key) for text in self.squares.get(param) or []]
+            for param, f in SQUARE_FLAGS.items()
+        }
         if self.model is not None:
             from ..io.formats import read_model
 
             base = read_model(self.model)
             if n is not None and size(n) != base.n:
                 raise UserError(f"N = {n} differs from the model's n = {base.n}")
-            return Problem(
-                base.n,
-                base.piece if self.piece is None else self.piece,
-                (*base.blocked, *blocked),
-                (*base.fixed, *fixed),
-                base.torus if self.torus is None else self.torus,
-                base.rows if self.rows is None else self.rows,
-            )
+            changed: dict[str, Any] = {name: (*getattr(base, name), *sq) for name, sq in given.items()}
+            overrides = {"piece": self.piece, "torus": self.torus, "rows": self.rows}
+            changed |= {k: v for k, v in overrides.items() if v is not None}
+            return replace(base, **changed)
         if n is None:
             raise UserError("give the board size N or --model FILE")
         piece = "queen" if self.piece is None else self.piece
-        return Problem(size(n), piece, blocked, fixed, bool(self.torus), self.rows)
+        return Problem(size(n), piece, torus=bool(self.torus), rows=self.rows, **given)
 
 
 #: The default of a command's `spec` parameter, which `problem_options` replaces.
@@ -108,12 +116,16 @@ def _param(name: str, annotation: Any, default: Any) -> inspect.Parameter:
 
 _PROBLEM_PARAMETERS = (
     _param("piece", PieceOpt, None),
-    _param("block", BlockOpt, None),
-    _param("fix", FixOpt, None),
+    *(_param(param, _squares_option(f), None) for param, f in SQUARE_FLAGS.items()),
     _param("model", ModelOpt, None),
     _param("torus", TorusOpt, None),
     _param("rows", RowsOpt, None),
 )
+
+
+def _spec(values: dict[str, Any]) -> ProblemSpec:
+    squares = {param: values.pop(param) for param in SQUARE_FLAGS}
+    return ProblemSpec(**values, squares=squares)
 
 
 def _in_place_of(
@@ -145,7 +157,7 @@ def _in_place_of(
 
 def problem_options(command: Callable[..., None]) -> Callable[..., None]:
     """The command with the problem options in place of its `spec` parameter (see the module)."""
-    return _in_place_of("spec", _PROBLEM_PARAMETERS, lambda values: ProblemSpec(**values))(command)
+    return _in_place_of("spec", _PROBLEM_PARAMETERS, _spec)(command)
 
 
 #: The default of a command's `solver` parameter, which `backend_options` replaces: the options

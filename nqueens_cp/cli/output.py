@@ -35,13 +35,24 @@ def prepare(problem: Problem, name: str, task: str, verbose: bool, **options: An
     return b, plan
 
 
+def described(problem: Problem, squares: bool = False) -> dict[str, Any]:
+    """The problem as a record names it: every field of `fields.FIELDS` but the sets of squares,
+    which can be long (`squares`: how many each holds, as verify's records say)."""
+    from ..model.fields import FIELDS
+
+    shown = problem.as_dict()
+    return {
+        f.key: len(shown[f.key]) if f.squares else shown[f.key] for f in FIELDS if squares or not f.squares
+    }
+
+
 def record(
     problem: Problem, b: Backend, plan: Plan, outcome: Outcome | None, start: float, stats: dict | None = None
 ) -> dict[str, Any]:
     """The JSON record of a run: the problem, the backend, the outcome, the plan and the stats
     (the outcome's, or `stats` where the run has no outcome)."""
     rec: dict[str, Any] = {"format": f"nqueens_cp.{plan.task}/1"}  # (docs/json.md: one per task)
-    rec |= {"n": problem.n, "rows": problem.rows, "piece": problem.piece, "torus": problem.torus}
+    rec |= described(problem)
     rec["backend"] = b.name
     rec["solver"] = b.label  # the backend and the solver it ran (sat (glucose4), cpmpy (choco))
     rec["version"] = type(b).version()

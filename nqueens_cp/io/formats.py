@@ -14,6 +14,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from ..model.fields import BY_KEY, FIELDS, SQUARE_FIELDS
 from ..model.problem import MAX_N, InvalidProblem, NQueensError, Problem, Square
 from ..run.files import read_regular
 
@@ -69,7 +70,7 @@ def _build(path: Path, line_of_key: Callable[[str], int | None], **spec) -> Prob
 
 # -- our TOML format ---------------------------------------------------------------------------
 
-_TOML_KEYS = {"n", "rows", "piece", "blocked", "fixed", "torus", "description"}
+_TOML_KEYS = {f.key for f in FIELDS} | {"description"}
 
 
 def read_toml(path: Path, text: str) -> Problem:
@@ -125,29 +126,33 @@ def read_toml(path: Path, text: str) -> Problem:
     if "description" in data and not isinstance(data["description"], str):
         raise ModelFileError(path, line_of_key("description"), "description must be a string")
     squares = {}
-    for key in ("blocked", "fixed"):
+    for f in SQUARE_FIELDS:
+        key = f.key
         value = data.get(key, [])
         if not isinstance(value, list):
             raise ModelFileError(path, line_of_key(key), f"{key} must be a list of [row, col] pairs, got {value!r}")
         for sq in value:
             if not (isinstance(sq, list) and len(sq) == 2 and all(_is_int(v) for v in sq)):
                 raise ModelFileError(path, line_of_key(key), f"{key} entry {sq!r} is not a [row, col] pair of integers")
-        squares[key] = [tuple(sq) for sq in value]
+        squares[f.name] = [tuple(sq) for sq in value]
     return _build(path, line_of_key, n=data["n"], rows=data.get("rows"), piece=piece, torus=torus, **squares)
 
 
 def write_toml(problem: Problem, description: str | None = None) -> str:
+    """The model file `read_toml` reads back as `problem`: every field (`fields.FIELDS`) that is
+    not at its default, the piece always."""
+    import json
+
     lines = [f"# {description}"] if description else []
-    lines += [f"n = {problem.n}"]
-    if not problem.square:
-        lines.append(f"rows = {problem.rows}")
-    lines.append(f'piece = "{problem.piece}"')
-    if problem.torus:
-        lines.append("torus = true")
-    for key in ("blocked", "fixed"):
-        squares = getattr(problem, key)
-        if squares:
-            lines.append(f"{key} = [{', '.join(f'[{r}, {c}]' for r, c in squares)}]")
+    for key, value in problem.as_dict().items():
+        if key != "piece" and problem.at_default(BY_KEY[key].name):
+            continue
+        if isinstance(value, bool):
+            lines.append(f"{key} = {'true' if value else 'false'}")
+        elif isinstance(value, list):
+            lines.append(f"{key} = [{', '.join(f'[{r}, {c}]' for r, c in value)}]")
+        else:
+            lines.append(f"{key} = {json.dumps(value)}")  # a TOML string or integer as JSON writes it
     return "\n".join(lines) + "\n"
 
 
@@ -285,21 +290,21 @@ def read_board(path: Path, text: str) -> Problem:
         raise ModelFileError(path, None, "empty board")
     n = len(rows[0][1])
     _check_size(path, rows[0][0], n)
-    blocked, fixed = [], []
+    by_glyph = {f.glyph.lower(): f.name for f in SQUARE_FIELDS if f.glyph}
+    squares: dict[str, list[Square]] = {f.name: [] for f in SQUARE_FIELDS}
     for r, (lineno, line) in enumerate(rows):
         if len(line) != n:
             raise ModelFileError(path, lineno, f"row {r} has {len(line)} squares; the first row has {n}")
         for c, ch in enumerate(line):
-            if ch in "Xx":
-                blocked.append((r, c))
-            elif ch in "Qq":
-                fixed.append((r, c))
+            if ch.lower() in by_glyph:
+                squares[by_glyph[ch.lower()]].append((r, c))
             elif ch != ".":
-                raise ModelFileError(path, lineno, f"unexpected {ch!r} at column {c} (use . X Q)")
+                glyphs = " ".join(f.glyph for f in SQUARE_FIELDS if f.glyph)
+                raise ModelFileError(path, lineno, f"unexpected {ch!r} at column {c} (use . {glyphs})")
     if len(rows) > n:
         raise ModelFileError(path, rows[n][0], f"{len(rows)} rows of {n} squares: a board has at most as many rows")
     first = rows[0][0]
-    return _build(path, lambda key: first, n=n, rows=len(rows), blocked=blocked, fixed=fixed, **spec)
+    return _build(path, lambda key: first, n=n, rows=len(rows), **squares, **spec)
 
 
 def write_board(problem: Problem) -> str:
@@ -309,12 +314,14 @@ def write_board(problem: Problem) -> str:
     block, so the board read back had solutions where the problem has none)."""
     from ..model.drawing import draw
 
-    both = sorted(set(problem.blocked) & set(problem.fixed))
-    if both:
-        raise InvalidProblem(
-            f"square {both[0]} is both blocked and pre-placed: a board file holds one of X and Q a square "
-            "(the problem has no solution)"
-        )
+    for i, f in enumerate(SQUARE_FIELDS):
+        for g in SQUARE_FIELDS[i + 1 :]:
+            both = sorted(set(getattr(problem, f.name)) & set(getattr(problem, g.name)))
+            if both:
+                raise InvalidProblem(
+                    f"square {both[0]} is both {f.said} and {g.said}: a board file holds one of {f.glyph} and "
+                    f"{g.glyph} a square (the problem has no solution)"
+                )
 
     lines = [] if problem.piece == "queen" else [f"# piece: {problem.piece}"]
     if problem.torus:

@@ -34,16 +34,22 @@ def draw(problem: Problem, solution: Solution | None = None) -> list[str]:
     """The board as text rows: '.' free, 'X' blocked, and pieces. Without a solution the drawing
     is the instance in the plain-text board format ('Q' for a fixed piece), readable back with
     --model. With one, placed pieces show as 'Q' (or 'R') and pre-placed ones as 'F'."""
+    from .fields import SQUARE_FIELDS
+
     grid = [["."] * problem.n for _ in range(problem.rows)]
-    for r, c in problem.blocked:
-        grid[r][c] = "X"
-    fixed_mark = "Q" if solution is None else "F"
+    kept: set[tuple[int, int]] = set()  # squares whose mark a placed piece does not cover (pre-placed ones)
+    for f in SQUARE_FIELDS:
+        mark = f.glyph if solution is None else f.solved_glyph or f.glyph
+        assert mark is not None
+        for r, c in getattr(problem, f.name):
+            grid[r][c] = mark
+            if f.solved_glyph:
+                kept.add((r, c))
     if solution is not None:
         letter = PIECE_LETTER.get(problem.piece, OTHER_LETTER)
         for r, c in enumerate(solution):
-            grid[r][c] = letter
-    for r, c in problem.fixed:
-        grid[r][c] = fixed_mark
+            if (r, c) not in kept:
+                grid[r][c] = letter
     return [" ".join(row) for row in grid]
 
 
@@ -120,11 +126,10 @@ def svg(problem: Problem, solution: Solution | None = None) -> str:
 
 def _caption(p: Problem, solution: Solution | None) -> str:
     shape = f"{p.rows}x{p.n}" if p.rows != p.n else f"{p.n}x{p.n}"
+    from .fields import SQUARE_FIELDS
+
     said = [f"{p.piece} on {shape}"] + (["torus"] if p.torus else [])
-    if p.blocked:
-        said.append(f"{len(p.blocked)} blocked")
-    if p.fixed:
-        said.append(f"{len(p.fixed)} pre-placed")
+    said += [f"{len(getattr(p, f.name))} {f.said}" for f in SQUARE_FIELDS if getattr(p, f.name)]
     if solution is not None:
         said.append("a solution" if p.is_solution(solution) else "not a solution: " + (p.explain(solution) or ""))
     return ", ".join(said)

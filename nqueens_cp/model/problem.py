@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from math import gcd
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .pieces import Piece, PieceError, images, piece_of, slide_directions
 
@@ -197,16 +197,48 @@ class Problem:
 
     @cached_property
     def rules(self) -> frozenset[Rule]:
-        """The rules this problem needs a backend to model."""
-        needs = {
-            Rule.TORUS: self.torus,
-            Rule.RECTANGLE: not self.square,
-            Rule.LEAPS: bool(self.rule.leapers),
-            Rule.ONE_WAY: bool(self.rule.lines),
-            Rule.BLOCKED: bool(self.blocked),
-            Rule.FIXED: bool(self.fixed),
-        }
-        return frozenset(rule for rule, needed in needs.items() if needed)
+        """The rules this problem needs a backend to model: each field's, where it is set
+        (`fields.FIELDS`), and the piece's leaps and one-way lines."""
+        from .fields import FIELDS
+
+        needs = {Rule[f.rule] for f in FIELDS if f.rule is not None and not self.at_default(f.name)}
+        needs |= {Rule.LEAPS} if self.rule.leapers else set()
+        needs |= {Rule.ONE_WAY} if self.rule.lines else set()
+        return frozenset(needs)
+
+    def at_default(self, name: str) -> bool:
+        """Whether field `name` has its default value: no squares, no flag, as many rows as
+        columns (a size or a piece has none)."""
+        value = getattr(self, name)
+        if name == "rows":
+            return value == self.n
+        return isinstance(value, bool | tuple) and not value
+
+    def as_dict(self, brief: bool = False) -> dict[str, Any]:
+        """The problem as records and model files hold it: every field (`fields.FIELDS`) by its
+        key, squares as [row, col] lists; `brief` leaves out the fields at their default that
+        may be (`Field.brief`: a square board's rows), as checkpoints and files always have."""
+        from .fields import FIELDS
+
+        out: dict[str, Any] = {}
+        for f in FIELDS:
+            if brief and f.brief and self.at_default(f.name):
+                continue
+            value = getattr(self, f.name)
+            out[f.key] = [list(sq) for sq in value] if f.squares else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Problem:
+        """The problem `as_dict` wrote (keys not given take their defaults)."""
+        from .fields import FIELDS
+
+        known = {f.key: f for f in FIELDS}
+        unknown = set(data) - set(known)
+        if unknown:
+            raise InvalidProblem(f"unknown field {sorted(unknown)[0]!r} (known: {', '.join(known)})")
+        given = {known[k].name: ([tuple(sq) for sq in v] if known[k].squares else v) for k, v in data.items()}
+        return cls(**given)
 
     @property
     def is_plain(self) -> bool:

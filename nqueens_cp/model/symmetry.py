@@ -69,15 +69,18 @@ def table_array(group: tuple[str, ...] = NAMES) -> np.ndarray:
 
 def problem_symmetries(problem: Problem) -> tuple[str, ...]:
     """The symmetries that map the problem onto itself: the piece's moves onto themselves (a
-    one-way line keeps only some), blocked squares to blocked, fixed to fixed; on a rectangle
-    only those that do not transpose."""
+    one-way line keeps only some), each set of squares (`fields.SQUARE_FIELDS`: blocked, fixed)
+    onto itself; on a rectangle only those that do not transpose."""
+    from .fields import SQUARE_FIELDS, Symmetry
+
     n, m = problem.n, problem.rows
+    sets = [getattr(problem, f.name) for f in SQUARE_FIELDS if f.symmetry is Symmetry.SQUARES]
     return tuple(
         name
         for name in NAMES
         if (m == n or not TABLE[name][0])
         and problem.rule.symmetric_under(*TABLE[name])
-        and all({image_square(name, n, r, c, m) for r, c in sq} == set(sq) for sq in (problem.blocked, problem.fixed))
+        and all({image_square(name, n, r, c, m) for r, c in sq} == set(sq) for sq in sets)
     )
 
 

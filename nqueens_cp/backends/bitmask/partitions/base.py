@@ -139,14 +139,4 @@ def count_items(
 def fingerprint(problem: Problem, depth: int) -> dict[str, Any]:
     """What item numbers mean: the problem (a rectangle's rows too; a square's files stay as
     they were) and the cut, which each list adds to."""
-    shape = {} if problem.square else {"rows": problem.rows}
-    return {
-        "n": problem.n,
-        **shape,
-        "piece": problem.piece,
-        "torus": problem.torus,
-        "blocked": [list(sq) for sq in problem.blocked],
-        "fixed": [list(sq) for sq in problem.fixed],
-        "split": "rows",
-        "depth": depth,
-    }
+    return problem.as_dict(brief=True) | {"split": "rows", "depth": depth}
