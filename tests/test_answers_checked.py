@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import nqueens_cp as nq
 from nqueens_cp import Problem
 from nqueens_cp.backends import Backend, Capabilities, WrongAnswer
+from nqueens_cp.backends.base import PLACEMENT_TASKS
 from tests.conftest import brute_force, examples, script
 
 pytestmark = pytest.mark.timeout(120)
@@ -104,7 +105,7 @@ class _Liar(Backend):
     """A backend whose search hands out `answers` as they are."""
 
     name = "liar"
-    capabilities = Capabilities()
+    capabilities = Capabilities(tasks=PLACEMENT_TASKS)
 
     def __init__(self, answers: list[tuple[int, ...]]) -> None:
         super().__init__()
@@ -171,7 +172,7 @@ def test_every_stream_of_an_array_maker_is_checked(wrong, why):
     search); now every stream of a backend that makes arrays is checked an array at a time, and
     a wrong row anywhere in them is still found, wherever the stream is read."""
     liar = _ArrayLiar([*EIGHT[:20], wrong, *EIGHT[20:]])
-    liar.capabilities = Capabilities(repeat_free=False)
+    liar.capabilities = Capabilities(tasks=PLACEMENT_TASKS, repeat_free=False)
     p = Problem(8)
     for use in (*_entry_points(liar, p), lambda: list(nq.solve(p, liar))):
         with pytest.raises(WrongAnswer, match=why):

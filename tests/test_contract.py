@@ -14,7 +14,7 @@ import time
 import pytest
 
 from nqueens_cp import Piece, Problem, Rule
-from nqueens_cp.backends import BACKENDS, BackendError, UnsupportedProblem, backend_class, get_backend
+from nqueens_cp.backends import BACKENDS, BackendError, Capabilities, UnsupportedProblem, backend_class, get_backend
 from nqueens_cp.backends.base import TASKS, Plan, Status, Task
 from tests.conftest import A000170, backtrack_count, brute_force_problem
 
@@ -158,6 +158,26 @@ def test_the_base_class_refuses_a_plan_where_the_machine_lacks_the_backend(name,
     monkeypatch.setattr(cls, "missing", classmethod(lambda c: f"{c.name}: not installed here (test)"))
     with pytest.raises(BackendError, match="not installed here"):
         b.plan(Problem(6), "count")
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_a_backend_that_does_not_list_a_task_refuses_it_in_one_line_naming_those_that_do(name, task, monkeypatch):
+    """Tasks were an enum and if-chains whose else-branches took any task: now each is declared,
+    none by default, and one a backend does not list is refused before any run."""
+    cls = backend_class(name)
+    b = _backend(name)
+    without = dataclasses.replace(cls.capabilities, tasks=cls.capabilities.tasks - {Task(task)})
+    monkeypatch.setattr(cls, "capabilities", without)
+    with pytest.raises(UnsupportedProblem, match=f"does not answer {task}") as refused:
+        b.plan(Problem(6), task)
+    said = str(refused.value)
+    answering = said.partition("those that do: ")[2].rstrip(")").split(", ")
+    assert "\n" not in said and answering == [other for other in BACKENDS if other != name]
+    assert b.plan(Problem(6), next(t for t in TASKS if t != task))  # the tasks it keeps are still planned
+
+
+def test_a_backend_declares_no_task_by_default():
+    assert Capabilities().tasks == frozenset()
 
 
 #: One problem per rule, each needing that rule alone (Problem.rules says which it needs).

@@ -237,9 +237,13 @@ class Capabilities:
     `subsolver`: the option that names the solver it runs, which `-b NAME:SOLVER` sets
     (`sat:glucose4`, `minizinc:chuffed`, `cpmpy:choco`), None where it runs one solver.
     `oracle`: our own engine, whose answers the tests hold to OEIS, closed forms and a brute
-    force: it searches again every other backend's claim that there is no solution (`claims`)."""
+    force: it searches again every other backend's claim that there is no solution (`claims`).
+    `tasks`: the tasks it answers (`Task`), each named: none by default, so a task added to
+    `Task` is answered by no backend until one declares it; any other is refused in one line
+    before any run, naming the backends that answer it."""
 
     options: tuple[Option, ...] = ()
+    tasks: frozenset[Task] = frozenset()
     rules: frozenset[Rule] = frozenset()
     partition: bool = False
     own_count: bool = False
@@ -266,6 +270,25 @@ class Capabilities:
 
 
 TASKS = tuple(Task)
+
+#: The tasks of the placement puzzle (one piece a row): every solution, their number, one, and
+#: their symmetry classes. A backend that answers them declares this constant.
+PLACEMENT_TASKS: frozenset[Task] = frozenset({Task.SOLVE, Task.COUNT, Task.FIRST, Task.UNIQUE})
+
+#: The rules every backend has modelled since the puzzle had pieces and obstacles: wrapped and
+#: rectangular boards, leaps, one-way lines, blocked squares and pre-placed pieces. A backend
+#: that models them all declares this constant; a rule added later is listed beside it.
+PLACEMENT_RULES: frozenset[Rule] = frozenset(
+    {Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}
+)
+
+
+def answered_by(task: Task) -> str:
+    """", those that do: A, B" for the registered backends that declare `task` ("" for none)."""
+    from . import BACKENDS, backend_class  # (the registry imports this module)
+
+    names = [name for name in BACKENDS if task in backend_class(name).capabilities.tasks]
+    return f" (those that do: {', '.join(names)})" if names else " (no backend does)"
 
 
 def package_version(*packages: str) -> str | None:
@@ -456,6 +479,8 @@ class Backend:
             task = Task(task)
         except ValueError:
             raise ValueError(f"unknown task {task!r} (known: {', '.join(TASKS)})") from None
+        if task not in self.capabilities.tasks:
+            raise UnsupportedProblem(f"backend {self.name!r} does not answer {task}{answered_by(task)}")
         lacking = self.missing()
         if lacking:
             raise BackendError(lacking)

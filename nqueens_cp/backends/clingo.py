@@ -15,9 +15,22 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..io.asp import encoding_text, facts_text
-from ..model.problem import Problem, Rule, Solution
+from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, streamed
-from .base import TIME_LIMIT, Backend, BackendError, Capabilities, Outcome, Plan, Stats, Task, first_of, package_version
+from .base import (
+    PLACEMENT_RULES,
+    PLACEMENT_TASKS,
+    TIME_LIMIT,
+    Backend,
+    BackendError,
+    Capabilities,
+    Outcome,
+    Plan,
+    Stats,
+    Task,
+    first_of,
+    package_version,
+)
 
 #: The largest board modelled: ground lines list every square per family (n^2 atoms each).
 MAX_N = 300
@@ -27,7 +40,8 @@ class ClingoBackend(Backend):
 
     capabilities = Capabilities(
         options=(TIME_LIMIT,),
-        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        tasks=PLACEMENT_TASKS,
+        rules=PLACEMENT_RULES,
         max_n=MAX_N,
         exports=frozenset({"lp"}),
     )

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.problem import Problem, Rule, Solution
-from .base import Backend, Capabilities, Plan, Stats, package_version
+from ..model.problem import Problem, Solution
+from .base import PLACEMENT_RULES, PLACEMENT_TASKS, Backend, Capabilities, Plan, Stats, package_version
 
 #: The largest board modelled: n^2/2 pairwise constraints (20,000 here).
 MAX_N = 200
@@ -46,7 +46,8 @@ class ConstraintBackend(Backend):
     not ignored); being Python, it sees Ctrl-C at once."""
 
     capabilities = Capabilities(
-        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        tasks=PLACEMENT_TASKS,
+        rules=PLACEMENT_RULES,
         max_n=MAX_N,
     )
 

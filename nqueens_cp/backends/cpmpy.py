@@ -26,9 +26,11 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.problem import Problem, Rule, Solution
+from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, emitted
 from .base import (
+    PLACEMENT_RULES,
+    PLACEMENT_TASKS,
     TIME_LIMIT,
     Backend,
     BackendError,
@@ -165,7 +167,8 @@ class CpmpyBackend(Backend):
 
     capabilities = Capabilities(
         options=(TIME_LIMIT, SOLVER),
-        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        tasks=PLACEMENT_TASKS,
+        rules=PLACEMENT_RULES,
         max_n=MAX_N,
         subsolver="solver",
     )

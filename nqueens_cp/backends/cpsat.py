@@ -19,9 +19,11 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from ..model.problem import Problem, Rule, Solution
+from ..model.problem import Problem, Solution
 from ..run.handoff import Handoff
 from .base import (
+    PLACEMENT_RULES,
+    PLACEMENT_TASKS,
     TIME_LIMIT,
     WORKERS,
     Backend,
@@ -185,7 +187,8 @@ class CpSatBackend(Backend):
 
     capabilities = Capabilities(
         options=(WORKERS, TIME_LIMIT, SEED, PARAMS),
-        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        tasks=PLACEMENT_TASKS,
+        rules=PLACEMENT_RULES,
         max_n=MAX_N,
         exports=frozenset({"cpsat"}),
     )

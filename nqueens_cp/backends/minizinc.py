@@ -24,9 +24,22 @@ from pathlib import Path
 from typing import Any
 
 from ..io.minizinc import data_text, model_text
-from ..model.problem import Problem, Rule, Solution
+from ..model.problem import Problem, Solution
 from ..run.programs import lines_of
-from .base import TIME_LIMIT, Backend, BackendError, Capabilities, Option, Outcome, Plan, Stats, Task, first_of
+from .base import (
+    PLACEMENT_RULES,
+    PLACEMENT_TASKS,
+    TIME_LIMIT,
+    Backend,
+    BackendError,
+    Capabilities,
+    Option,
+    Outcome,
+    Plan,
+    Stats,
+    Task,
+    first_of,
+)
 
 DEFAULT_SOLVER = "gecode"
 
@@ -85,7 +98,8 @@ class MiniZincBackend(Backend):
 
     capabilities = Capabilities(
         options=(TIME_LIMIT, MZN_SOLVER),
-        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        tasks=PLACEMENT_TASKS,
+        rules=PLACEMENT_RULES,
         max_n=MAX_N,
         subsolver="mzn_solver",
     )

@@ -21,10 +21,12 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, TextIO
 
 from ..io.dimacs import square_variables, write_cnf
-from ..model.problem import Problem, Rule, Solution
+from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, streamed
 from . import satbinary
 from .base import (
+    PLACEMENT_RULES,
+    PLACEMENT_TASKS,
     TIME_LIMIT,
     Backend,
     BackendError,
@@ -265,7 +267,8 @@ class SatBackend(Backend):
 
     capabilities = Capabilities(
         options=(TIME_LIMIT, SAT_SOLVER),
-        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        tasks=PLACEMENT_TASKS,
+        rules=PLACEMENT_RULES,
         max_n=MAX_N,
         exports=frozenset(ENCODINGS),
         subsolver="sat_solver",

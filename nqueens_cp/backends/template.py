@@ -22,8 +22,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..model.problem import Problem, Rule, Solution
-from .base import TIME_LIMIT, Backend, Capabilities, Option, Plan, Stats, Task, package_version
+from ..model.problem import Problem, Solution
+from .base import (
+    PLACEMENT_RULES,
+    PLACEMENT_TASKS,
+    TIME_LIMIT,
+    Backend,
+    Capabilities,
+    Option,
+    Plan,
+    Stats,
+    Task,
+    package_version,
+)
 
 #: The largest board modelled: a limit of the backend's own, stated (None for none).
 MAX_N = 12
@@ -40,7 +51,8 @@ class TemplateBackend(Backend):
         # Each rule it models, by name; the default is none, so a rule added to `Rule` later is
         # refused here until this backend models it. This search reads the rows' allowed
         # columns and the attacked offsets from the problem, which know every rule of today.
-        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        tasks=PLACEMENT_TASKS,
+        rules=PLACEMENT_RULES,
         max_n=MAX_N,
     )
 

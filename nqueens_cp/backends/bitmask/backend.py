@@ -14,11 +14,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ...model.problem import Problem, Rule, Solution
+from ...model.problem import Problem, Solution
 from ...model.symmetry import classes_by_orbit, problem_symmetries, subgroups
 from ...run.progress import report
 from ...run.sizes import parse_size
 from ..base import (
+    PLACEMENT_RULES,
+    PLACEMENT_TASKS,
     PROGRESS,
     SYMMETRIC_BY,
     TIME_LIMIT,
@@ -83,7 +85,8 @@ class BitmaskBackend(Backend):
 
     capabilities = Capabilities(
         options=(WORKERS, PROGRESS, TIME_LIMIT, LEXICOGRAPHIC, MEMORY),
-        rules=frozenset({Rule.TORUS, Rule.RECTANGLE, Rule.LEAPS, Rule.ONE_WAY, Rule.BLOCKED, Rule.FIXED}),
+        tasks=PLACEMENT_TASKS,
+        rules=PLACEMENT_RULES,
         partition=True,
         own_count=True,
         repeat_free=True,
