@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # what a type checker sees; at run time each name loads on fi
     from .api import count, count_classes, draw, first, solve, solve_n_queens, total_n_queens
     from .backends import (
         BACKENDS,
+        Optimality,
         Outcome,
         Reason,
         Status,
@@ -41,6 +42,7 @@ _WHERE = {
     "Verdict": "check.verify",
     "verify": "check.verify",
     "BACKENDS": "backends",
+    "Optimality": "backends",
     "Outcome": "backends",
     "Reason": "backends",
     "Status": "backends",
@@ -61,6 +63,7 @@ __all__ = [
     "BACKENDS",
     "InvalidProblem",
     "NQueensError",
+    "Optimality",
     "Outcome",
     "Piece",
     "Problem",

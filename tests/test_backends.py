@@ -258,3 +258,19 @@ def test_every_backend_says_its_version(name):
         pytest.skip(cls.missing())
     said = cls.version()
     assert said and any(ch.isdigit() for ch in said), said
+
+
+def test_an_outcome_carries_an_optimum_a_bound_and_how_far_it_got():
+    """Outcome had no room for an objective value, a bound, or optimal against best found."""
+    from nqueens_cp import Optimality, Outcome, Reason, Status
+
+    assert Outcome(status=Status.SOLVED, count=92).optimality is None  # not an optimisation
+    best = Outcome(status=Status.SOLVED, solution=(0, 2), value=8, bound=8, count=92)
+    assert best.optimality is Optimality.OPTIMAL and best.count == 92
+    found = Outcome(status=Status.UNKNOWN, reason=Reason.TIME_LIMIT, value=7, bound=9)
+    assert found.optimality is Optimality.FEASIBLE
+    assert Outcome(status=Status.UNKNOWN, reason=Reason.TIME_LIMIT, bound=9).optimality is Optimality.UNKNOWN
+    with pytest.raises(ValueError, match="bound at its value"):
+        Outcome(status=Status.SOLVED, value=7, bound=9)
+    with pytest.raises(TypeError):
+        Outcome(Status.SOLVED)  # type: ignore[misc]  # built by keyword

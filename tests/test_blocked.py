@@ -94,9 +94,9 @@ def test_constrained_search_matches_brute_force(data):
     free = [sq for sq in squares if sq not in blocked]
     fixed = data.draw(st.lists(st.sampled_from(free), max_size=2)) if free else []
     try:
-        p = Problem(n, piece, blocked, fixed)
+        p = Problem(n, piece, blocked=blocked, fixed=fixed)
     except nq.InvalidProblem:
-        p = Problem(n, piece, blocked)
+        p = Problem(n, piece, blocked=blocked)
     backend = BitmaskBackend()
     expected = brute_force_problem(p)
     assert backend._mrv(p, stop_at=0).count == len(expected)

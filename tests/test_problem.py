@@ -54,7 +54,9 @@ def test_fixed_pieces_that_attack_make_a_puzzle_with_no_solution(a, b, piece):
 
 
 @pytest.mark.parametrize("backend", ["bitmask", "cpsat", "constraint"])
-@pytest.mark.parametrize("problem", [Problem(8, fixed=[(0, 0), (1, 1)]), Problem(6, "rook", [(2, 2)], [(2, 2)])])
+@pytest.mark.parametrize(
+    "problem", [Problem(8, fixed=[(0, 0), (1, 1)]), Problem(6, "rook", blocked=[(2, 2)], fixed=[(2, 2)])]
+)
 def test_every_backend_answers_a_contradiction_with_no_solution(backend, problem):
     assert nq.count(problem, backend=backend) == 0
     assert nq.first(problem, backend=backend) is None

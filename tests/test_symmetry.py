@@ -260,5 +260,5 @@ def test_rf_and_rook_classes_take_the_fixed_points_and_match_oeis():
     b = nq.get_backend("bitmask")
     assert b.plan(Problem(11, "RF"), "unique").algorithm == "fixed-points"
     assert [count_unique(Problem(n, "rook")).unique for n in range(1, 11)] == A000903[:10]
-    for n in (9, 10):
+    for n in (7, 8):  # (CP-SAT's classes test every one of its solutions in Python)
         assert count_unique(Problem(n, "RF")) == count_unique(Problem(n, "RF"), "cpsat")

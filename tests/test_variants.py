@@ -54,9 +54,9 @@ def variant_problems(draw):
     blocked = draw(st.lists(st.sampled_from(squares), max_size=n * n // 4))
     fixed = draw(st.lists(st.sampled_from(squares), max_size=1))
     try:
-        return Problem(n, piece, blocked, fixed, torus)
+        return Problem(n, piece, blocked=blocked, fixed=fixed, torus=torus)
     except nq.InvalidProblem:
-        return Problem(n, piece, blocked, (), torus)
+        return Problem(n, piece, blocked=blocked, torus=torus)
 
 
 @pytest.mark.slow

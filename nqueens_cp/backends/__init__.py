@@ -19,6 +19,7 @@ from .base import (
     BackendError,
     Capabilities,
     ClassCount,
+    Optimality,
     Outcome,
     Plan,
     Reason,
@@ -88,7 +89,7 @@ def get_backend(name: str | Backend, **options: Any) -> Backend:
     return cls(**options)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Installed:
     """What this machine has of one backend, as `nqueens backends` lists it: its version (None:
     not installed, and `missing` says what to install, with the command), the sub-solvers it
@@ -123,12 +124,12 @@ def installed() -> list[Installed]:
         here = missing is None
         found.append(
             Installed(
-                name,
-                cls.version() if here else None,
-                missing,
-                cls.subsolvers() if here else {},
-                cls.default_subsolver() if here else None,
-                cls.state() if here else {},
+                name=name,
+                version=cls.version() if here else None,
+                missing=missing,
+                subsolvers=cls.subsolvers() if here else {},
+                default_subsolver=cls.default_subsolver() if here else None,
+                state=cls.state() if here else {},
             )
         )
     return found
@@ -159,6 +160,7 @@ __all__ = [
     "BackendError",
     "Capabilities",
     "ClassCount",
+    "Optimality",
     "Outcome",
     "Plan",
     "Reason",

@@ -49,6 +49,15 @@ class Status(Enum):
     UNKNOWN = "unknown"
 
 
+class Optimality(Enum):
+    """How far an optimisation got: the optimum proved, a value found whose optimality is not
+    (`Outcome.bound` says how far it may be), or nothing found (CPMpy's ExitStatus likewise)."""
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    UNKNOWN = "unknown"
+
+
 class Reason(Enum):
     """Why an answer is unknown."""
 
@@ -66,23 +75,43 @@ class Task(StrEnum):
     UNIQUE = "unique"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Outcome:
-    """The result of `first` or `count`: never an empty value standing for "unknown".
+    """The result of `first`, `count` or an optimisation: never an empty value standing for
+    "unknown". Built by keyword.
 
-    `count` is the number of solutions (for `first`: 1 or 0); on UNKNOWN it is what was found
-    before the stop, a lower bound. `stats` holds what the backend measured (search nodes,
-    conflicts...), which compares algorithms better than seconds on a noisy machine."""
+    `count` is the number of solutions (for `first`: 1 or 0; for an optimisation, the number of
+    optimal placements, where they were counted); on UNKNOWN it is what was found before the
+    stop, a lower bound. An optimisation's `value` is its objective at `solution` (the pieces
+    placed, or needed to cover), `bound` the best bound proved on the optimum (above it for the
+    most pieces, below for the fewest): `optimality` says optimal where they meet, feasible
+    where a value is known but not proved, unknown where nothing was found. `stats` holds what
+    the backend measured (search nodes, conflicts...), which compares algorithms better than
+    seconds on a noisy machine."""
 
     status: Status
     solution: Solution | None = None
     count: int | None = None
     reason: Reason | None = None
     stats: dict[str, int] = field(default_factory=dict)
+    value: int | None = None
+    bound: int | None = None
 
     def __post_init__(self) -> None:
         if (self.status is Status.UNKNOWN) != (self.reason is not None):
             raise ValueError(f"an outcome has a reason exactly when it is unknown: {self.status}, {self.reason}")
+        if self.status is Status.SOLVED and self.value is not None and self.bound != self.value:
+            raise ValueError(f"a solved optimisation has its bound at its value: {self.value}, bound {self.bound}")
+
+    @property
+    def optimality(self) -> Optimality | None:
+        """Optimal, feasible (best found, not proved) or unknown, for an optimisation (None for
+        the other tasks, whose outcome has no value and no bound)."""
+        if self.value is None and self.bound is None:
+            return None
+        if self.value is not None and self.value == self.bound:
+            return Optimality.OPTIMAL
+        return Optimality.FEASIBLE if self.value is not None else Optimality.UNKNOWN
 
     def _repr_html_(self) -> str:
         """The outcome as a table, for a notebook."""
@@ -333,20 +362,20 @@ def counted(sizes: Iterator[int], stats: Stats) -> Outcome:
         for size in sizes:
             found += size
     except Unknown as exc:
-        return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats=stats)
-    return Outcome(Status.SOLVED, count=found, stats=stats)
+        return Outcome(status=Status.UNKNOWN, count=found, reason=exc.reason, stats=stats)
+    return Outcome(status=Status.SOLVED, count=found, stats=stats)
 
 
 def first_of(stream: Iterator[Solution], stats: Stats) -> Outcome:
     """The outcome of a decision: the first solution of `stream`, none, or unknown."""
     try:
         for sol in stream:
-            return Outcome(Status.SOLVED, sol, 1, stats=stats)
+            return Outcome(status=Status.SOLVED, solution=sol, count=1, stats=stats)
     except Unknown as exc:
-        return Outcome(Status.UNKNOWN, count=0, reason=exc.reason, stats=stats)
+        return Outcome(status=Status.UNKNOWN, count=0, reason=exc.reason, stats=stats)
     finally:
         stream.close()  # type: ignore[attr-defined]
-    return Outcome(Status.NO_SOLUTION, count=0, stats=stats)
+    return Outcome(status=Status.NO_SOLUTION, count=0, stats=stats)
 
 
 class Backend:
@@ -537,7 +566,7 @@ class Backend:
         without `capabilities.own_count` counts its checked solution stream."""
         plan = self.plan(problem, Task.COUNT)
         if problem.contradiction:
-            return Outcome(Status.SOLVED, count=0, stats={})
+            return Outcome(status=Status.SOLVED, count=0, stats={})
         if self.capabilities.own_count:
             return self._count(problem, plan)
         return self._enumerated(problem, plan)
@@ -546,14 +575,14 @@ class Backend:
         """Count by building every solution (what `compare --enumerate` times)."""
         plan = self.plan(problem, Task.SOLVE)
         if problem.contradiction:
-            return Outcome(Status.SOLVED, count=0, stats={})
+            return Outcome(status=Status.SOLVED, count=0, stats={})
         return self._enumerated(problem, plan)
 
     def first(self, problem: Problem) -> Outcome:
         """One solution, none, or unknown; the solution checked before it is returned."""
         plan = self.plan(problem, Task.FIRST)
         if problem.contradiction:
-            return Outcome(Status.NO_SOLUTION, count=0, stats={})
+            return Outcome(status=Status.NO_SOLUTION, count=0, stats={})
         outcome = self._first(problem, plan)
         if outcome.solution is not None:
             why = problem.explain(outcome.solution)

@@ -42,7 +42,7 @@ def checked_stream(problem: Problem, backend: Backend, items: Iterator[Any], lim
         given = given or len(item) > 0
         yield item
     if not given and limit != 0:
-        checked_claim(problem, backend, Outcome(Status.NO_SOLUTION, count=0))
+        checked_claim(problem, backend, Outcome(status=Status.NO_SOLUTION, count=0))
 
 
 def _searched_again(problem: Problem, backend: Backend) -> bool:

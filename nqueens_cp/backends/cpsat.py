@@ -302,10 +302,10 @@ class CpSatBackend(Backend):
         stats: Stats = {}
         result = self._finish(run, run.wait(), model, False, stats)
         if isinstance(result, Reason):
-            return Outcome(Status.UNKNOWN, count=0, reason=result, stats=stats)
+            return Outcome(status=Status.UNKNOWN, count=0, reason=result, stats=stats)
         if result is Status.NO_SOLUTION:
-            return Outcome(result, count=0, stats=stats)
-        return Outcome(result, tuple(run.solver.value(v) for v in q), 1, stats=stats)
+            return Outcome(status=result, count=0, stats=stats)
+        return Outcome(status=result, solution=tuple(run.solver.value(v) for v in q), count=1, stats=stats)
 
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         """The model in protobuf text format (CpModelProto), as `solve_model` or any CP-SAT

@@ -25,8 +25,14 @@ def shrunk(p: Problem, k: int) -> Problem:
         return p
     rows = k if p.square else k - 1  # a rectangle runs the generic search: warm that one
     # each set of squares the problem has (`fields.SQUARE_FIELDS`) keeps one, a square of its own
-    # (k >= WARM_N keeps them apart): the kernels of a board with that kind of square run
-    squares = {f.name: [(i, 2 * i + 3)] if getattr(p, f.name) else [] for i, f in enumerate(SQUARE_FIELDS)}
+    # where the board has room: the kernels of a board with that kind of square run
+    squares: dict[str, list[tuple[int, int]]] = {}
+    taken: set[tuple[int, int]] = set()
+    for i, f in enumerate(SQUARE_FIELDS):
+        sq = (i % rows, (2 * i + 3) % k)
+        keep = bool(getattr(p, f.name)) and sq not in taken
+        squares[f.name] = [sq] if keep else []
+        taken |= {sq} if keep else set()
     return replace(p, n=k, rows=rows, **squares)
 
 

@@ -60,6 +60,8 @@ def record(
         rec["status"] = outcome.status.value
         if outcome.reason is not None:
             rec["reason"] = outcome.reason.value
+        if outcome.optimality is not None:  # an optimisation: its value, the bound proved, whether they meet
+            rec |= {"value": outcome.value, "bound": outcome.bound, "optimal": outcome.optimality.value == "optimal"}
     rec["plan"] = plan.as_dict()
     rec["stats"] = outcome.stats if outcome is not None else dict(stats or {})
     rec["seconds"] = round(time.perf_counter() - start, 6)

@@ -129,7 +129,7 @@ def solve(
         except Unknown as exc:
             stopped = exc
         written = seen[0]
-        status = Outcome(Status.UNKNOWN, count=written, reason=stopped.reason) if stopped else None
+        status = Outcome(status=Status.UNKNOWN, count=written, reason=stopped.reason) if stopped else None
         tail = record(p, b, plan, status, start, stats)
         none = not written and not stopped and limit != 0
         # (a partial count is a lower bound)
@@ -238,7 +238,7 @@ def count(
                     )
             except Unknown as exc:  # the time limit: what was counted, and where it is kept
                 partial = exc.__cause__ if exc.__cause__ is not None else exc
-                stopped = Outcome(Status.UNKNOWN, reason=exc.reason, count=exc.partial)
+                stopped = Outcome(status=Status.UNKNOWN, reason=exc.reason, count=exc.partial)
                 found = {"count": exc.partial, "partial": True}  # a lower bound, as every stopped count's
                 rec = record(p, b, b.plan(p, "count"), stopped, start) | found
                 echo(json.dumps(rec) if fmt == "json" else f"{exc.partial} (partial: at least)")
@@ -254,7 +254,7 @@ def count(
         if bar.before and checkpoint is not None and not check:
             before = f"{bar.before:,} of {bar.total:,} sub-problems were done before"
             sys.stderr.write(f"nqueens: resumed {checkpoint}: {before}\n")
-        outcome = Outcome(Status.SOLVED if total else Status.NO_SOLUTION, count=total)
+        outcome = Outcome(status=Status.SOLVED if total else Status.NO_SOLUTION, count=total)
         rec = record(p, b, plan, outcome, start) | {"count": total}
     elif unique:
         with progress("sub-problems") as bar:  # (where the classes come from a count that reports it)
@@ -273,7 +273,7 @@ def count(
                 classes = b.count_classes(p)
             except Unknown as exc:  # the classes are unknown; the record says so, as every count's does
                 if fmt == "json":
-                    stopped = Outcome(Status.UNKNOWN, reason=exc.reason)
+                    stopped = Outcome(status=Status.UNKNOWN, reason=exc.reason)
                     found = {"count": None, "total": exc.partial, "partial": True}  # solutions: a lower bound
                     echo(json.dumps(record(p, b, plan, stopped, start) | found))
                 raise
@@ -328,7 +328,7 @@ def _stopped(p: Problem, b: Any, plan: Any, bar: Any, start: float, fmt: str, wh
     the partial record, and on the stop's one line on stderr, with where the work is kept, or
     how it could have been (`where`)."""
     found = bar.found
-    stopped = Outcome(Status.UNKNOWN, count=found, reason=Reason.INTERRUPTED)
+    stopped = Outcome(status=Status.UNKNOWN, count=found, reason=Reason.INTERRUPTED)
     rec = record(p, b, plan, stopped, start) | {"count": found, "partial": True}
     with contextlib.suppress(OSError, UserError):  # (a reader that is gone, or none, hears nothing more)
         echo(json.dumps(rec) if fmt == "json" else f"{found} (partial: at least)", stopping=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numbers
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from math import gcd
@@ -111,6 +111,7 @@ class Problem:
     n: int
     #: The piece: a name, Betza's notation or a `Piece`; kept as its canonical text.
     piece: str = "queen"
+    _: KW_ONLY  # the rest by keyword (`Problem(8, "rook", blocked=[...])`)
     blocked: tuple[Square, ...] = field(default=())
     fixed: tuple[Square, ...] = field(default=())
     torus: bool = False
@@ -123,6 +124,7 @@ class Problem:
             self,
             n: int,
             piece: str | Piece = "queen",
+            *,
             blocked: Iterable[Sequence[int]] = (),
             fixed: Iterable[Sequence[int]] = (),
             torus: bool = False,
@@ -211,7 +213,7 @@ class Problem:
         columns (a size or a piece has none)."""
         value = getattr(self, name)
         if name == "rows":
-            return value == self.n
+            return bool(value == self.n)
         return isinstance(value, bool | tuple) and not value
 
     def as_dict(self, brief: bool = False) -> dict[str, Any]:
@@ -237,7 +239,9 @@ class Problem:
         unknown = set(data) - set(known)
         if unknown:
             raise InvalidProblem(f"unknown field {sorted(unknown)[0]!r} (known: {', '.join(known)})")
-        given = {known[k].name: ([tuple(sq) for sq in v] if known[k].squares else v) for k, v in data.items()}
+        given: dict[str, Any] = {
+            known[k].name: ([tuple(sq) for sq in v] if known[k].squares else v) for k, v in data.items()
+        }
         return cls(**given)
 
     @property

@@ -158,12 +158,12 @@ class BitmaskBackend(Backend):
     def _construct(self, problem: Problem) -> Outcome:
         sol = construct(problem)
         if sol is None:
-            return Outcome(Status.NO_SOLUTION, count=0)
+            return Outcome(status=Status.NO_SOLUTION, count=0)
         assert isinstance(sol, tuple)
         why = problem.explain(sol)
         if why:  # the construction is proven; this guards our transcription of it
             raise BackendError(f"internal error: constructed placement {why}")
-        return Outcome(Status.SOLVED, sol, 1)
+        return Outcome(status=Status.SOLVED, solution=sol, count=1)
 
     def _first_row_search(self, problem: Problem, plan: Plan) -> Outcome:
         """The lexicographically first solution: the row search, compiled or on Python integers."""
@@ -186,9 +186,9 @@ class BitmaskBackend(Backend):
         try:
             counts = self._count_items(problem, plan)
         except Unknown as exc:
-            return Outcome(Status.UNKNOWN, count=exc.partial, reason=exc.reason)
+            return Outcome(status=Status.UNKNOWN, count=exc.partial, reason=exc.reason)
         walked = plan.algorithm != Algorithm.JOIN  # the join lists and matches: no placements to tell
-        return Outcome(Status.SOLVED, count=counts.count, stats={"nodes": counts.nodes} if walked else {})
+        return Outcome(status=Status.SOLVED, count=counts.count, stats={"nodes": counts.nodes} if walked else {})
 
     def _one_item(self, outcome: Outcome) -> Outcome:
         """A count not cut into sub-problems is reported as one item of progress."""
@@ -207,9 +207,9 @@ class BitmaskBackend(Backend):
         from . import frontier
 
         try:
-            return Outcome(Status.SOLVED, count=frontier.count(problem, self.deadline()), stats={})
+            return Outcome(status=Status.SOLVED, count=frontier.count(problem, self.deadline()), stats={})
         except Unknown as exc:  # (a time limit: nothing is counted before the last row)
-            return Outcome(Status.UNKNOWN, count=0, reason=exc.reason, stats={})
+            return Outcome(status=Status.UNKNOWN, count=0, reason=exc.reason, stats={})
 
     def _count_items(self, problem: Problem, plan: Plan, bounded: bool = True) -> Counts:
         """A count cut into numbered work items (`partitions/`), the same items `partition`
@@ -247,13 +247,13 @@ class BitmaskBackend(Backend):
                         break
                 deadline.check(found)
         except Unknown as exc:
-            return Outcome(Status.UNKNOWN, count=found, reason=exc.reason, stats={"nodes": nodes})
+            return Outcome(status=Status.UNKNOWN, count=found, reason=exc.reason, stats={"nodes": nodes})
         stats = {"nodes": nodes}
         if stop_at == 1 and not found:
-            return Outcome(Status.NO_SOLUTION, count=0, stats=stats)
+            return Outcome(status=Status.NO_SOLUTION, count=0, stats=stats)
         if stop_at == 1:
-            return Outcome(Status.SOLVED, last, 1, stats=stats)
-        return Outcome(Status.SOLVED, count=found, stats=stats)
+            return Outcome(status=Status.SOLVED, solution=last, count=1, stats=stats)
+        return Outcome(status=Status.SOLVED, count=found, stats=stats)
 
     # -- symmetry classes and partitions ---------------------------------------------------
 
