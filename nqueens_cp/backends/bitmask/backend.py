@@ -312,6 +312,7 @@ class BitmaskBackend(Backend):
         of this problem's (`partitions.followed`). The join's memory is declared: a checkpoint of
         the join resumes within the memory budget, or is refused saying what it needs."""
         from .partitions import followed, for_count
+        from .partitions.base import Split
         from .partitions.join import memory
 
         plan = self.plan(problem, Task.COUNT)
@@ -330,7 +331,7 @@ class BitmaskBackend(Backend):
         algorithm, items = found
 
         def cut(fingerprint: dict[str, Any], algorithm: str) -> str:
-            return f"rows cut at depth {fingerprint['depth']}" if fingerprint["split"] == "rows" else algorithm
+            return f"rows cut at depth {fingerprint['depth']}" if fingerprint["split"] == Split.ROWS else algorithm
 
         theirs, mine = cut(follow, algorithm), cut(part.fingerprint, plan.algorithm)
         why = f"made by another plan of this problem ({theirs}), which this run follows (its own: {mine})"

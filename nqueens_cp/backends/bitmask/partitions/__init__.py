@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ....model.problem import Problem
 from ...base import BackendError, UnsupportedProblem
 from ..planner import Algorithm
-from .base import Counts, Items, count_items, item_count
+from .base import Counts, Items, Split, count_items, item_count
 
 if TYPE_CHECKING:
     from ....run.partition import Partition
@@ -84,7 +84,11 @@ def for_count(problem: Problem, algorithm: Algorithm, depth: int | None = None) 
 
 #: The cuts a checkpoint may name that another plan of the same problem could have made: the
 #: join and the constellations (the memory budget chooses), rows at any depth (--depth).
-FOLLOWED = {"join": Algorithm.JOIN, "constellations": Algorithm.CONSTELLATIONS, "rows": Algorithm.COUNT_SPLIT}
+FOLLOWED = {
+    Split.JOIN: Algorithm.JOIN,
+    Split.CONSTELLATIONS: Algorithm.CONSTELLATIONS,
+    Split.ROWS: Algorithm.COUNT_SPLIT,
+}
 
 
 def rebuilt(problem: Problem, algorithm: str, depth: int | None, saved: dict[str, Any]) -> Partition:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -136,7 +137,17 @@ def count_items(
         return total._replace(nodes=int(stop[NODES]))
 
 
-def fingerprint(problem: Problem, depth: int) -> dict[str, Any]:
+class Split(StrEnum):
+    """How a count was cut into items, as a checkpoint's fingerprint names it (its "split")."""
+
+    ROWS = "rows"
+    CLASSES = "classes"
+    CONSTELLATIONS = "constellations"
+    ANY_PIECE = "any-piece"
+    JOIN = "join"
+
+
+def fingerprint(problem: Problem, depth: int, split: Split = Split.ROWS) -> dict[str, Any]:
     """What item numbers mean: the problem (a rectangle's rows too; a square's files stay as
     they were) and the cut, which each list adds to."""
-    return problem.as_dict(brief=True) | {"split": "rows", "depth": depth}
+    return problem.as_dict(brief=True) | {"split": split.value, "depth": depth}

@@ -21,7 +21,7 @@ from ....model.symmetry import NAMES, problem_symmetries, table_array
 from ...base import Deadline
 from ...watch import NODES
 from ..tables import masks_array
-from .base import Counts, Items, fingerprint, warm
+from .base import Counts, Items, Split, fingerprint, warm
 
 
 def candidate_masks(problem: Problem, group: tuple[str, ...]) -> Iterator[np.ndarray]:
@@ -85,7 +85,7 @@ def items(problem: Problem) -> Items:
     group = problem_symmetries(problem)
     searches = list(pin_second_row(candidate_masks(problem, group)))
     return Items(
-        fingerprint(problem, 2) | {"split": "classes", "group": list(group)},
+        fingerprint(problem, 2, Split.CLASSES) | {"group": list(group)},
         len(searches),
         run,
         (problem, table_array(group), searches),

@@ -52,7 +52,7 @@ from ....run import aot
 from ...base import Deadline
 from ...watch import FLAG, NODES
 from ..tables import attacks, innermost_ring, moves, pinned_masks, ring_lines
-from .base import Counts, Items, fingerprint, warm
+from .base import Counts, Items, Split, fingerprint, warm
 
 #: Bits of the `fixed` flags: which rotations map a constellation onto itself; SYMMETRIC marks
 #: the item that counts the solutions fixed by rotations directly (plain queens).
@@ -271,7 +271,7 @@ def items(problem: Problem, cons: Constellations | None = None) -> Items:
     checkpoint of another numbering is refused rather than mixed in."""
     cons = constellations(problem) if cons is None else cons
     return Items(
-        fingerprint(problem, 0) | {"split": "constellations", "depth": None, "sub_problems": cons.digest()},
+        fingerprint(problem, 0, Split.CONSTELLATIONS) | {"depth": None, "sub_problems": cons.digest()},
         len(cons),
         run,
         (problem, cons),

@@ -14,7 +14,7 @@ import numpy as np
 from ....model.problem import Problem
 from ....run import aot
 from ...base import Deadline
-from .base import Counts, Items, fingerprint, warm
+from .base import Counts, Items, Split, fingerprint, warm
 
 #: Column sets counted per work item (a few hundred to a few thousand items from n = 18).
 PER_ITEM = 16
@@ -127,7 +127,7 @@ def items(problem: Problem) -> Items:
     """The count as numbered work items (pool, Dask, checkpoints): PER_ITEM column sets each."""
     ctx = context(problem)
     return Items(
-        fingerprint(problem, 0) | {"split": "join", "depth": None, "per_item": PER_ITEM},
+        fingerprint(problem, 0, Split.JOIN) | {"depth": None, "per_item": PER_ITEM},
         -(-ctx[1].shape[0] // PER_ITEM),
         run,
         ctx,

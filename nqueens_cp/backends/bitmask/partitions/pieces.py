@@ -20,7 +20,7 @@ from ....model.problem import Problem
 from ...base import Deadline
 from ..searches import count_into
 from ..tables import first_rows, masks_array, moves, narrowed
-from .base import Counts, Items, fingerprint, warm
+from .base import Counts, Items, Split, fingerprint, warm
 
 #: Sub-problems one compiled call counts in this process (a call costs more than a small one).
 SLICE = 64
@@ -70,7 +70,7 @@ def digest(subs: np.ndarray) -> str:
 def items(problem: Problem) -> Items:
     ctx = context(problem)
     return Items(
-        fingerprint(problem, 2) | {"rows": problem.rows, "split": "any-piece", "sub_problems": digest(ctx[3])},
+        fingerprint(problem, 2, Split.ANY_PIECE) | {"rows": problem.rows, "sub_problems": digest(ctx[3])},
         ctx[3].shape[0],
         run,
         ctx,
