@@ -69,7 +69,7 @@ CASES = [
     (["verify", "--model", MODEL, "--json", "--against", SOLVER.replace("none", "fixed")], (1,), "nqueens_cp.verify/1"),
     (["fuzz", "--json", "--instances", "10", "--against", SOLVER], (0,), "nqueens_cp.fuzz/1"),
     (["fuzz", "--json", "--max-n", "10", "--against", SOLVER.replace("none", "bits8")], (1,), "nqueens_cp.fuzz/1"),
-    (["backends", "--json"], (0,), "nqueens_cp.backends/1"),
+    (["backends", "--json"], (0,), "nqueens_cp.backends/2"),
 ]
 
 

@@ -56,7 +56,7 @@ def test_version_says_the_installed_package():
 def test_backends_lists_every_backend_without_loading_the_kernels():
     out, heavy = _loaded("backends", "--json")
     record = json.loads(out)
-    assert record["format"] == "nqueens_cp.backends/1" and record["nqueens_cp"] == version("nqueens_cp")
+    assert record["format"] == "nqueens_cp.backends/2" and record["nqueens_cp"] == version("nqueens_cp")
     assert [b["name"] for b in record["backends"]] == list(BACKENDS)
     for b in record["backends"]:
         assert b["installed"] == (b["missing"] is None) and (b["version"] is None) == (not b["installed"])

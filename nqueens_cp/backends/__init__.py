@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
+from . import base as base_module
 from .base import (
+    FORMULATION,
+    FORMULATIONS,
     Backend,
     BackendError,
     Capabilities,
@@ -57,6 +60,14 @@ def backend_class(name: str) -> type[Backend]:
     if solver == "":
         raise BackendError(f"{name!r} names no solver after the colon")
     return cls
+
+
+def answering(task: Task) -> list[str]:
+    """The registered backends that declare `task` (what a refusal of it names)."""
+    return [name for name in BACKENDS if task in backend_class(name).capabilities.tasks]
+
+
+base_module.answering = answering
 
 
 def available_backends() -> list[str]:
@@ -102,6 +113,9 @@ class Installed:
     subsolvers: dict[str, str]
     default_subsolver: str | None
     state: dict[str, str]
+    #: The formulations it compiles (`--formulation`), the default first; none where it has a
+    #: model of its own (our engine, python-constraint).
+    formulations: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -112,6 +126,7 @@ class Installed:
             "subsolvers": [{"name": k, "version": v or None} for k, v in sorted(self.subsolvers.items())],
             "default_subsolver": self.default_subsolver,
             "state": self.state,
+            "formulations": list(self.formulations),
         }
 
 
@@ -130,6 +145,7 @@ def installed() -> list[Installed]:
                 subsolvers=cls.subsolvers() if here else {},
                 default_subsolver=cls.default_subsolver() if here else None,
                 state=cls.state() if here else {},
+                formulations=FORMULATIONS if FORMULATION in cls.capabilities.options else (),
             )
         )
     return found
@@ -141,7 +157,7 @@ def installed_record(found: list[Installed] | None = None) -> dict[str, Any]:
 
     found = installed() if found is None else found
     return {
-        "format": "nqueens_cp.backends/1",
+        "format": "nqueens_cp.backends/2",
         "nqueens_cp": (package_version("nqueens_cp") or "").removeprefix("nqueens_cp "),
         "backends": [b.as_dict() for b in found],
     }

@@ -240,6 +240,34 @@ class Option:
     tasks: frozenset[Task] | None = None
 
 
+#: The two formulations a CP backend compiles (`model/squares.py`): the permutation (a column a
+#: row, AllDifferent on lines), the default for one piece a row, and the squares (a 0/1
+#: variable a square, at most one piece a line).
+FORMULATIONS = ("permutation", "squares")
+
+
+def _formulation(text: str) -> str:
+    if text not in FORMULATIONS:
+        raise ValueError(f"--formulation must be one of {', '.join(FORMULATIONS)}, got {text!r}")
+    return text
+
+
+FORMULATION = Option(
+    "formulation",
+    str,
+    "The model: permutation (a column a row, AllDifferent; the default) or squares (a 0/1 variable a square).",
+    flag="--formulation",
+    metavar="NAME",
+    parse=_formulation,
+)
+
+
+def formulation_of(settings: dict[str, Any]) -> str:
+    """The formulation a backend's options name (the permutation where none is named); an
+    unknown one is refused, from the library as from the command line."""
+    return _formulation(str(settings.get("formulation") or "permutation"))
+
+
 #: Options several backends take, whose flags the commands spell themselves.
 TIME_LIMIT = Option("time_limit", float, "Seconds; the search stops when they have passed (an unknown answer).")
 WORKERS = Option("workers", int, "Processes or solver threads.")
@@ -312,11 +340,14 @@ PLACEMENT_RULES: frozenset[Rule] = frozenset(
 )
 
 
-def answered_by(task: Task) -> str:
-    """", those that do: A, B" for the registered backends that declare `task` ("" for none)."""
-    from . import BACKENDS, backend_class  # (the registry imports this module)
+#: The registered backends that declare a task: the registry (`backends/__init__.py`) sets it
+#: as it loads, since this module is below it and may not import it.
+answering: Callable[[Task], list[str]] = lambda task: []  # noqa: E731
 
-    names = [name for name in BACKENDS if task in backend_class(name).capabilities.tasks]
+
+def answered_by(task: Task) -> str:
+    """" (those that do: A, B)" for the registered backends that declare `task`."""
+    names = answering(task)
     return f" (those that do: {', '.join(names)})" if names else " (no backend does)"
 
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..io.asp import encoding_text, facts_text
+from ..io.asp import encoding_text, facts_text, squares_facts_text
 from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, streamed
 from .base import (
+    FORMULATION,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
     TIME_LIMIT,
@@ -29,6 +30,7 @@ from .base import (
     Stats,
     Task,
     first_of,
+    formulation_of,
     package_version,
 )
 
@@ -39,7 +41,7 @@ class ClingoBackend(Backend):
     """Options: `time_limit` in seconds."""
 
     capabilities = Capabilities(
-        options=(TIME_LIMIT,),
+        options=(TIME_LIMIT, FORMULATION),
         tasks=PLACEMENT_TASKS,
         rules=PLACEMENT_RULES,
         max_n=MAX_N,
@@ -59,7 +61,8 @@ class ClingoBackend(Backend):
         return package_version("clingo")
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
-        return Plan(task, "clingo", "the answer-set program, grounded and solved by clingo")
+        which = "squares formulation's" if formulation_of(self.settings) == "squares" else "permutation's"
+        return Plan(task, "clingo", f"the {which} answer-set program, grounded and solved by clingo")
 
     def _models(self, problem: Problem, models: int, stats: Stats) -> Iterator[Solution]:
         """clingo's models as placements, grounded and solved in a child process that is killed
@@ -68,7 +71,8 @@ class ClingoBackend(Backend):
         deadline = self.deadline()
         found = 0
         try:
-            for sol in streamed(lambda: _solved(problem, models), deadline.check):
+            formulation = formulation_of(self.settings)
+            for sol in streamed(lambda: _solved(problem, models, formulation), deadline.check):
                 found += 1
                 yield sol
         except ChildFailed as exc:
@@ -86,17 +90,19 @@ class ClingoBackend(Backend):
     def export(self, problem: Problem, fmt: str, out: Any) -> None:
         if fmt != "lp":
             super().export(problem, fmt, out)
-        out.write(encoding_text())
+        squares = formulation_of(self.settings) == "squares"
+        out.write(encoding_text(formulation_of(self.settings)))
         out.write("\n% -- the board --\n")
-        out.write(facts_text(problem))
+        out.write(squares_facts_text(problem) if squares else facts_text(problem))
 
 
-def _solved(problem: Problem, models: int) -> Iterator[Solution]:
+def _solved(problem: Problem, models: int, formulation: str = "permutation") -> Iterator[Solution]:
     """clingo's models (at most `models`, 0 for all) as placements: run in the child process."""
     import clingo
 
+    facts = squares_facts_text(problem) if formulation == "squares" else facts_text(problem)
     ctl = clingo.Control([str(models), "--warn=none"])
-    ctl.add("base", [], encoding_text() + facts_text(problem))
+    ctl.add("base", [], encoding_text(formulation) + facts)
     ctl.ground([("base", [])])
     with ctl.solve(yield_=True) as handle:
         for model in handle:

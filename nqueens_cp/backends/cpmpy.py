@@ -29,6 +29,7 @@ from typing import Any
 from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, emitted
 from .base import (
+    FORMULATION,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
     TIME_LIMIT,
@@ -43,6 +44,7 @@ from .base import (
     Task,
     Unknown,
     first_of,
+    formulation_of,
 )
 
 #: The sub-solvers, best first for `-b cpmpy` alone: Choco is the reference CP solver and the
@@ -136,7 +138,31 @@ def model(problem: Problem) -> tuple[Any, Any]:
     return cp.Model(constraints), q
 
 
-def _solutions_in_child(problem: Problem, solver: str, limit: int | None, emit: Any) -> None:
+def squares(problem: Problem) -> tuple[Any, Any]:
+    """The squares formulation (`model/squares.py`) in CPMpy: a Boolean a usable square, each
+    row's sum 1, each line's at most 1, no two a leap apart, the pre-placed ones 1; q[r], row
+    r's column, tied to its row's Booleans (what the stream reads)."""
+    import cpmpy as cp
+
+    from ..model.squares import squares_model
+
+    sm = squares_model(problem)
+    x = cp.boolvar(shape=len(sm.squares), name="x") if sm.squares else []
+    q = cp.cpm_array([cp.intvar(0, problem.n - 1, name=f"q{r}") for r in range(problem.rows)])
+    constraints: list[Any] = []
+    for group in sm.exactly_one:
+        constraints.append(cp.sum([x[i] for i in group]) == 1 if group else cp.BoolVal(False))
+    constraints += [cp.sum([x[i] for i in group]) <= 1 for group in sm.at_most_one]
+    constraints += [~x[a] | ~x[b] for a, b in sm.apart]
+    constraints += [x[i] == 1 for i in sm.fixed]
+    for r in range(problem.rows):
+        row = [i for i, (rr, _) in enumerate(sm.squares) if rr == r]
+        if row:
+            constraints.append(q[r] == cp.sum([sm.squares[i][1] * x[i] for i in row]))
+    return cp.Model(constraints), q
+
+
+def _solutions_in_child(problem: Problem, solver: str, limit: int | None, emit: Any, formulation: str) -> None:
     """In the child process, on its main thread: each solution as the solver finds it, then
     ("end", CPMpy's exit status)."""
     import warnings
@@ -144,7 +170,7 @@ def _solutions_in_child(problem: Problem, solver: str, limit: int | None, emit: 
     warnings.simplefilter("ignore")  # CPMpy's notes on enumeration would reach the user's stderr
     from cpmpy import SolverLookup
 
-    built, q = model(problem)
+    built, q = (squares if formulation == "squares" else model)(problem)
     s = SolverLookup.get(solver, built)
     s.solveAll(display=lambda: emit(tuple(int(v) for v in q.value())), solution_limit=limit)
     emit(("end", s.status().exitstatus.name))
@@ -166,7 +192,7 @@ class CpmpyBackend(Backend):
     pysat:NAME...; default the first of PREFERRED installed), and `time_limit` in seconds."""
 
     capabilities = Capabilities(
-        options=(TIME_LIMIT, SOLVER),
+        options=(TIME_LIMIT, SOLVER, FORMULATION),
         tasks=PLACEMENT_TASKS,
         rules=PLACEMENT_RULES,
         max_n=MAX_N,
@@ -254,7 +280,9 @@ class CpmpyBackend(Backend):
         deadline = self.deadline()
         found = 0
         try:
-            for item in emitted(functools.partial(_solutions_in_child, problem, name, limit), deadline.check):
+            formulation = formulation_of(self.settings)
+            run = functools.partial(_solutions_in_child, problem, name, limit, formulation=formulation)
+            for item in emitted(run, deadline.check):
                 if isinstance(item[0], str):  # ("end", status)
                     status = item[1]
                     if status in _COMPLETE:

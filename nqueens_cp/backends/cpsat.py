@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from ..model.problem import Problem, Solution
 from ..run.handoff import Handoff
 from .base import (
+    FORMULATION,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
     TIME_LIMIT,
@@ -39,6 +40,7 @@ from .base import (
     TimeLimitReached,
     Unknown,
     UnsupportedProblem,
+    formulation_of,
     package_version,
 )
 
@@ -89,6 +91,40 @@ def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVa
         for i in range(m - dr):
             model.add(q[i + dr] - q[i] != dc)
     return model, q
+
+
+def build_squares(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The squares formulation (`model/squares.py`) in CP-SAT: a Boolean a usable square, the
+    model's groups as exactly-one and at-most-one constraints, leaps as clauses, the search
+    deciding the Booleans; q[r], row r's column, tied to its Booleans, is read as the
+    permutation's variables are."""
+    from ..model.squares import squares_model
+
+    sm = squares_model(problem)
+    model = cp_model.CpModel()
+    # q first: the stream reads variables 0 .. rows-1 as the columns, in either formulation
+    q = [model.new_int_var(0, problem.n - 1, f"q{r}") for r in range(problem.rows)]
+    x = [model.new_bool_var(f"x{r}_{c}") for r, c in sm.squares]
+    for group in sm.exactly_one:
+        model.add_exactly_one(x[i] for i in group)
+    for group in sm.at_most_one:
+        model.add_at_most_one(x[i] for i in group)
+    for a, b in sm.apart:
+        model.add_bool_or([x[a].Not(), x[b].Not()])
+    for i in sm.fixed:
+        model.add(x[i] == 1)
+    model.add(sum(x) == sm.pieces)
+    by_row: dict[int, list[int]] = {}
+    for i, (r, _) in enumerate(sm.squares):
+        by_row.setdefault(r, []).append(i)
+    for r in range(problem.rows):
+        model.add(q[r] == sum(sm.squares[i][1] * x[i] for i in by_row.get(r, [])))
+    model.add_decision_strategy(x, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)  # a square at a time
+    return model, q
+
+
+def built(problem: Problem, formulation: str) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    return build_squares(problem) if formulation == "squares" else build_model(problem)
 
 
 #: The largest board modelled: domains are listed per row (n^2 values in all).
@@ -186,7 +222,7 @@ class CpSatBackend(Backend):
     seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
 
     capabilities = Capabilities(
-        options=(WORKERS, TIME_LIMIT, SEED, PARAMS),
+        options=(WORKERS, TIME_LIMIT, SEED, PARAMS, FORMULATION),
         tasks=PLACEMENT_TASKS,
         rules=PLACEMENT_RULES,
         max_n=MAX_N,
@@ -208,7 +244,10 @@ class CpSatBackend(Backend):
             return Plan(task, "cpsat-portfolio", "CP-SAT's parallel portfolio decides", self._workers())
         if self.settings.get("workers", 1) != 1:
             raise UnsupportedProblem("cpsat: CP-SAT enumerates with one worker; --workers applies to first")
-        return Plan(task, "cpsat-enumerate", "fixed search, smallest domain first (the fastest measured)")
+        how = "fixed search, smallest domain first (the fastest measured)"
+        if formulation_of(self.settings) == "squares":
+            how = "the squares formulation (a Boolean a square, at most one a line), fixed search"
+        return Plan(task, "cpsat-enumerate", how)
 
     def _workers(self) -> int:
         from ..run.parallel import default_workers
@@ -218,8 +257,10 @@ class CpSatBackend(Backend):
     def _enumeration(self, problem: Problem) -> tuple[cp_model.CpModel, cp_model.CpSolver]:
         """The model and solver set up to enumerate: one worker, a fixed search, smallest
         domain first (docs/benchmarks.md § CP-SAT's enumeration)."""
-        model, q = build_model(problem)
-        model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
+        formulation = formulation_of(self.settings)
+        model, q = built(problem, formulation)
+        if formulation == "permutation":  # (the squares' Booleans are branched on in order)
+            model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
         return model, self._solver(enumerate_all=True)
 
     def _solver(self, enumerate_all: bool) -> cp_model.CpSolver:
@@ -297,7 +338,7 @@ class CpSatBackend(Backend):
         return not self._queue.empty()
 
     def _first(self, problem: Problem, plan: Plan) -> Outcome:
-        model, q = build_model(problem)
+        model, q = built(problem, formulation_of(self.settings))
         run = _Run(self._solver(enumerate_all=False), model)
         stats: Stats = {}
         result = self._finish(run, run.wait(), model, False, stats)
@@ -313,7 +354,7 @@ class CpSatBackend(Backend):
         if fmt != "cpsat":
             super().export(problem, fmt, out)
         self.plan(problem, Task.FIRST)
-        model, _ = build_model(problem)
+        model, _ = built(problem, formulation_of(self.settings))
         out.write(str(model.Proto()))  # a CpModelProto prints as its protobuf text
 
 

@@ -23,10 +23,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..io.minizinc import data_text, model_text
+from ..io.minizinc import data_text, model_text, squares_data_text
 from ..model.problem import Problem, Solution
 from ..run.programs import lines_of
 from .base import (
+    FORMULATION,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
     TIME_LIMIT,
@@ -39,6 +40,7 @@ from .base import (
     Stats,
     Task,
     first_of,
+    formulation_of,
 )
 
 DEFAULT_SOLVER = "gecode"
@@ -97,7 +99,7 @@ class MiniZincBackend(Backend):
     """Options: `mzn_solver`, a solver MiniZinc lists (default gecode); `time_limit` in seconds."""
 
     capabilities = Capabilities(
-        options=(TIME_LIMIT, MZN_SOLVER),
+        options=(TIME_LIMIT, MZN_SOLVER, FORMULATION),
         tasks=PLACEMENT_TASKS,
         rules=PLACEMENT_RULES,
         max_n=MAX_N,
@@ -143,7 +145,8 @@ class MiniZincBackend(Backend):
         return self.subsolver or DEFAULT_SOLVER
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
-        return Plan(task, f"minizinc-{self.solver_name}", f"the exported MiniZinc model, solved by {self.solver_name}")
+        which = "squares formulation's" if formulation_of(self.settings) == "squares" else "exported"
+        return Plan(task, f"minizinc-{self.solver_name}", f"the {which} MiniZinc model, solved by {self.solver_name}")
 
     def _run(self, problem: Problem, every: bool, stats: Stats) -> Iterator[Solution]:
         """The solutions MiniZinc prints (all of them, or the first), each as it arrives; raises
@@ -153,8 +156,9 @@ class MiniZincBackend(Backend):
         found = 0
         with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as tmp:
             model, data = Path(tmp) / "nqueens.mzn", Path(tmp) / "nqueens.dzn"
-            model.write_text(model_text())
-            data.write_text(data_text(problem))
+            squares = formulation_of(self.settings) == "squares"
+            model.write_text(model_text(formulation_of(self.settings)))
+            data.write_text(squares_data_text(problem) if squares else data_text(problem))
             args = ["minizinc", "--solver", solver, "--json-stream", "--output-mode", "json"]
             if every:
                 args.append("--all-solutions")

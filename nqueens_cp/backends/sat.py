@@ -25,6 +25,7 @@ from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, streamed
 from . import satbinary
 from .base import (
+    FORMULATION,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
     TIME_LIMIT,
@@ -41,6 +42,7 @@ from .base import (
     Unknown,
     UnsupportedProblem,
     first_of,
+    formulation_of,
     package_version,
 )
 
@@ -201,6 +203,26 @@ def encode(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf, dict[tu
     return Cnf(clauses, top), var
 
 
+def encode_squares(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf, dict[tuple[int, int], int]]:
+    """The squares formulation (`model/squares.py`) as CNF: variable i + 1 is the model's
+    square i; each row's group at least one and at most one, each line's at most one (`amo`),
+    each leap a binary clause, each pre-placed piece a unit clause (the pieces, one a row, are
+    then as many as the rows)."""
+    from ..model.squares import squares_model
+
+    sm = squares_model(problem)
+    top = len(sm.squares)
+    clauses: list[list[int]] = []
+    for group in sm.exactly_one:
+        clauses.append([i + 1 for i in group])  # (an empty row: an empty clause, no solution)
+        top = amo([i + 1 for i in group], top, clauses)
+    for group in sm.at_most_one:
+        top = amo([i + 1 for i in group], top, clauses)
+    clauses += [[-(a + 1), -(b + 1)] for a, b in sm.apart]
+    clauses += [[i + 1] for i in sm.fixed]
+    return Cnf(clauses, top), {sq: i + 1 for i, sq in enumerate(sm.squares)}
+
+
 def _enumerate(
     solver: Any, var: dict[tuple[int, int], int], n: int, limit: int | None, stopped: Callable[[], bool]
 ) -> Iterator[Solution | None]:
@@ -266,7 +288,7 @@ class SatBackend(Backend):
     (cadical195 by default; glucose4, lingeling, minisat22, ...)."""
 
     capabilities = Capabilities(
-        options=(TIME_LIMIT, SAT_SOLVER),
+        options=(TIME_LIMIT, SAT_SOLVER, FORMULATION),
         tasks=PLACEMENT_TASKS,
         rules=PLACEMENT_RULES,
         max_n=MAX_N,
@@ -335,6 +357,8 @@ class SatBackend(Backend):
         where = ", in a child process (python-sat cannot interrupt this solver)"
         if _interruptible(self.solver_name):
             where = ""
+        if formulation_of(self.settings) == "squares":
+            where = f", the squares formulation{where}"
         if task == Task.FIRST:
             why = f"one SAT call on the CNF (sequential-counter at-most-one){where}"
             return Plan(task, f"sat-{self.solver_name}", why)
@@ -345,7 +369,7 @@ class SatBackend(Backend):
         python-sat can interrupt runs here, watched; any other runs in a child process that is
         killed at the deadline, on Ctrl-C and on SIGTERM (it would see neither before its call
         ends, which can take a minute)."""
-        cnf, var = encode(problem)
+        cnf, var = (encode_squares if formulation_of(self.settings) == "squares" else encode)(problem)
         stats.update(variables=cnf.nv, clauses=len(cnf.clauses))
         if self.binary is not None:
             return satbinary.models(self.binary, problem, cnf.clauses, cnf.nv, var, limit, self.deadline())
@@ -390,6 +414,8 @@ class SatBackend(Backend):
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         if fmt not in ENCODINGS:
             super().export(problem, fmt, out)
+        if formulation_of(self.settings) != "permutation":  # its header numbers the squares as `check` reads them
+            raise UnsupportedProblem("sat: export writes the CNF of the permutation formulation (no --formulation)")
         self.plan(problem, Task.FIRST)
         amo, name = ENCODINGS[fmt]
         size = pairwise_clauses(problem) if amo is pairwise else 0

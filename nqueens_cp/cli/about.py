@@ -17,7 +17,7 @@ from .app import app
 from .completion import remember_subsolvers
 from .output import echo
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON record (format nqueens_cp.backends/1).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON record (format nqueens_cp.backends/2).")]
 
 
 def _say_version(value: bool) -> None:
@@ -56,5 +56,8 @@ def backends_command(as_json: JsonOpt = False) -> None:
                 by_version.setdefault(version, []).append(name)
             listed = "; ".join(f"{', '.join(names)}" + (f" {v}" if v else "") for v, names in by_version.items())
             lines.append(f"{'':<11} sub-solvers (-b {b.name}:NAME; default {b.default_subsolver}): {listed}")
+        if b.formulations:
+            said = ", ".join(f"{f} (default)" if i == 0 else f for i, f in enumerate(b.formulations))
+            lines.append(f"{'':<11} formulations (--formulation): {said}")
         lines += [f"{'':<11} {key}: {text}" for key, text in b.state.items()]
     echo("\n".join(lines))

@@ -10,8 +10,28 @@ from importlib.resources import files
 from ..model.problem import Problem
 
 
-def encoding_text() -> str:
-    return files("nqueens_cp.io").joinpath("data/nqueens.lp").read_text()
+def encoding_text(formulation: str = "permutation") -> str:
+    """The fixed encoding of `formulation`: data/nqueens.lp (the permutation) or data/squares.lp."""
+    name = "squares.lp" if formulation == "squares" else "nqueens.lp"
+    return files("nqueens_cp.io").joinpath(f"data/{name}").read_text()
+
+
+def squares_facts_text(problem: Problem) -> str:
+    """The facts of data/squares.lp: the squares formulation (`model/squares.py`), 1-based."""
+    from ..model.squares import squares_model
+
+    sm = squares_model(problem)
+    sq = [(r + 1, c + 1) for r, c in sm.squares]
+    out = [
+        f"% nqueens_cp: n = {problem.n}, rows = {problem.rows}, piece = {problem.piece}, torus = "
+        f"{str(problem.torus).lower()}, the squares formulation (squares 1-based)",
+        f"row(1..{len(sm.exactly_one)}).",  # (one more than the rows, with no square, where none can be)
+    ]
+    out += [f"square({r},{c})." for r, c in sq]
+    out += [f"on({k},{sq[i][0]},{sq[i][1]})." for k, group in enumerate(sm.at_most_one, 1) for i in group]
+    out += [f"apart({sq[a][0]},{sq[a][1]},{sq[b][0]},{sq[b][1]})." for a, b in sm.apart]
+    out += [f"fixed({sq[i][0]},{sq[i][1]})." for i in sm.fixed]
+    return "\n".join(out) + "\n"
 
 
 def facts_text(problem: Problem) -> str:

@@ -11,8 +11,37 @@ from importlib.resources import files
 from ..model.problem import Problem
 
 
-def model_text() -> str:
-    return files("nqueens_cp.io").joinpath("data/nqueens.mzn").read_text()
+def model_text(formulation: str = "permutation") -> str:
+    """The fixed model of `formulation`: data/nqueens.mzn (the permutation) or data/squares.mzn."""
+    name = "squares.mzn" if formulation == "squares" else "nqueens.mzn"
+    return files("nqueens_cp.io").joinpath(f"data/{name}").read_text()
+
+
+def squares_data_text(problem: Problem) -> str:
+    """The .dzn of data/squares.mzn: the squares formulation (`model/squares.py`), 1-based."""
+    from ..model.squares import squares_model
+
+    sm = squares_model(problem)
+
+    def sets(groups: Sequence[Sequence[int]]) -> str:
+        return "[" + ", ".join("{" + ", ".join(str(i + 1) for i in g) + "}" for g in groups) + "]"
+
+    text = [
+        f"% nqueens_cp: n = {problem.n}, rows = {problem.rows}, piece = {problem.piece}, torus = "
+        f"{str(problem.torus).lower()}, the squares formulation (squares 1-based)",
+        f"m = {problem.rows};",
+        f"n = {problem.n};",
+        f"nsq = {len(sm.squares)};",
+        f"square = {_table([(r + 1, c + 1) for r, c in sm.squares], 2)};",
+        f"row = {sets(sm.exactly_one[: problem.rows])};",
+        f"nlines = {len(sm.at_most_one)};",
+        f"line = {sets(sm.at_most_one)};",
+        f"napart = {len(sm.apart)};",
+        f"apart = {_table([(a + 1, b + 1) for a, b in sm.apart], 2)};",
+        "fixed = {" + ", ".join(str(i + 1) for i in sm.fixed) + "};",
+        f"pieces = {sm.pieces if len(sm.exactly_one) == problem.rows else sm.pieces + 1};",
+    ]
+    return "\n".join(text) + "\n"
 
 
 def data_text(problem: Problem) -> str:
