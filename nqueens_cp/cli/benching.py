@@ -25,6 +25,7 @@ from .options import (
     TorusOpt,
     backend_names,
     backend_options,
+    backends_option,
     int_list,
     refuse_untaken,
     size_range,
@@ -40,15 +41,10 @@ def compare(
         list[str] | None,
         typer.Option("--model", help="Instance file, folder or quoted glob ('sets/*.param'); repeatable."),
     ] = None,
-    backends: Annotated[
-        str | None,
-        typer.Option(
-            "--backends",
-            autocompletion=completion.backends,
-            help="Comma-separated backends (default: every one installed that honours a time limit; "
-            "name the others to include them).",
-        ),
-    ] = None,
+    backends: backends_option(
+        "Comma-separated backends (default: every one installed that honours a time limit; "
+        "name the others to include them)."
+    ) = None,
     task: Annotated[
         str, typer.Option("--task", help="first (decide: find one), count, or solve (enumerate every solution).")
     ] = "count",

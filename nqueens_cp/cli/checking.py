@@ -13,7 +13,6 @@ import typer
 from .. import api
 from ..backends import BACKENDS, DEFAULT_BACKEND, options_for
 from ..model.problem import Problem, plural
-from . import completion
 from .app import EXIT_DISAGREE, EXIT_UNKNOWN, PartialResult, UserError, app
 from .options import (
     PROBLEM,
@@ -23,6 +22,7 @@ from .options import (
     VerboseOpt,
     backend_names,
     backend_options,
+    backends_option,
     problem_options,
     refuse_untaken,
     size_range,
@@ -43,14 +43,7 @@ def verify(
     n: Annotated[
         str | None, typer.Argument(metavar="N", help="Board size, or sizes A..B (may be omitted with --model).")
     ] = None,
-    backends: Annotated[
-        str | None,
-        typer.Option(
-            "--backends",
-            autocompletion=completion.backends,
-            help="Comma-separated backends (default: all that model it).",
-        ),
-    ] = None,
+    backends: backends_option("Comma-separated backends (default: all that model it).") = None,
     depth: Annotated[
         int | None, typer.Option("--depth", min=1, help="Compare per-prefix counts over the first DEPTH rows.")
     ] = None,

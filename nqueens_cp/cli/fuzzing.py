@@ -16,9 +16,8 @@ from ..backends import backend_class, oracle_backend, split_name
 from ..backends.base import bad_time_limit
 from ..model.drawing import draw
 from ..model.problem import Problem, plural
-from . import completion
 from .app import EXIT_DISAGREE, UserError, app
-from .options import OneBasedOpt, backend_names
+from .options import OneBasedOpt, backend_names, backends_option
 from .output import backend, echo
 from .output import output as write_to
 
@@ -35,14 +34,7 @@ def fuzz(
             "--against", metavar="CMD", help='Your program, as verify runs it: "python my.py {n}" ({rows}, {model}).'
         ),
     ] = None,
-    backends: Annotated[
-        str | None,
-        typer.Option(
-            "--backends",
-            autocompletion=completion.backends,
-            help="Our backends against each other instead (any sub-solver).",
-        ),
-    ] = None,
+    backends: backends_option("Our backends against each other instead (any sub-solver).") = None,
     task: Annotated[
         str,
         typer.Option(

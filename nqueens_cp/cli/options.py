@@ -70,6 +70,11 @@ VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Say on stderr
 OneBasedOpt = Annotated[bool, typer.Option("--one-based", help="Columns are counted from 1.")]
 
 
+def backends_option(help: str) -> Any:
+    """The `--backends A,B` option, completed as a list of backend names, with its command's help."""
+    return Annotated[str | None, typer.Option("--backends", autocompletion=completion.backends, help=help)]
+
+
 @dataclass(frozen=True)
 class ProblemSpec:
     """The problem options as given on the command line; None where an option was not given
