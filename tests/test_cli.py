@@ -382,3 +382,28 @@ def test_an_option_no_backend_of_the_run_takes_is_refused(args, says):
     """Each was dropped without a word."""
     r = run(*args)
     assert r.exit_code == 2 and says in r.stderr, r.output
+
+
+def test_a_range_of_n_counts_a_table_as_oeis_prints_its_terms():
+    """Users asked for counts over a range printed like an OEIS row, without enumerating."""
+    from tests.conftest import A002562
+
+    r = run("count", "1..8")
+    assert r.exit_code == 0 and r.stdout == ", ".join(map(str, A000170[:8])) + "\n"
+    r = run("count", "1..8", "-f", "bfile")
+    assert r.stdout.splitlines() == [f"{n} {a}" for n, a in enumerate(A000170[:8], 1)]
+    records = [json.loads(line) for line in run("count", "4..7", "--json").stdout.splitlines()]
+    assert [(x["n"], x["count"]) for x in records] == [(n, A000170[n - 1]) for n in range(4, 8)]
+    r = run("count", "1..10", "--unique")
+    assert r.stdout.strip() == ", ".join(map(str, A002562[:10]))
+    for args, says in ((["5..3"], "empty"), (["3..5", "--checkpoint", "c.jsonl"], "no --dask or --checkpoint")):
+        r = run("count", *args)
+        assert r.exit_code == 2 and says in r.stderr, r.output
+
+
+@pytest.mark.slow
+def test_a_table_stopped_by_its_limit_prints_the_terms_before_it_labelled_partial():
+    r = run("count", "8..21", "--time-limit", "1")  # (up to 12 without compiled kernels: well within)
+    assert r.exit_code == 3
+    line = r.stdout.splitlines()[-1]
+    assert line.startswith(", ".join(map(str, A000170[7:12]))) and "(partial: the terms up to n = " in line, r.output

@@ -259,13 +259,13 @@ def size(text: str) -> int:
 MAX_SIZES = 10_000
 
 
-def size_range(text: str) -> range:
+def size_range(text: str, what: str = "--n") -> range:
     m = re.fullmatch(r"\s*(\d{1,18})\s*(?:(?:\.\.|-)\s*(\d{1,18})\s*)?", text)
     if not m:
-        raise UserError(f"--n expects N or A..B, got {text!r}")
+        raise UserError(f"{what} expects N or A..B, got {text!r}")
     lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
     if lo > hi:
-        raise UserError(f"--n range {text!r} is empty")
+        raise UserError(f"{what} range {text!r} is empty")
     if hi - lo + 1 > MAX_SIZES:
         raise UserError(f"the range {text!r} names {hi - lo + 1} sizes; at most {MAX_SIZES} go in one run")
     return range(lo, hi + 1)

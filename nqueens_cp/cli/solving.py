@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sys
 import time
@@ -34,6 +35,7 @@ from .options import (
     WorkersOpt,
     backend_options,
     problem_options,
+    size_range,
 )
 from .output import (
     echo,
@@ -152,7 +154,9 @@ def count(
     n: NArg = None,
     backend: BackendOpt = DEFAULT_BACKEND,
     as_json: JsonOpt = False,
-    fmt: Annotated[str | None, typer.Option("--format", "-f", help="text or json.")] = None,
+    fmt: Annotated[
+        str | None, typer.Option("--format", "-f", help="text, json, or bfile (n a(n) lines, as OEIS's b-files).")
+    ] = None,
     spec: ProblemSpec = PROBLEM,
     time_limit: TimeOpt = None,
     workers: WorkersOpt = None,
@@ -192,8 +196,82 @@ def count(
 ) -> None:
     """Print the number of solutions; exit 3 when a limit is reached (with the count so far as a
     lower bound where the search keeps one)."""
-    fmt = output_format(fmt, as_json, ("text", "json"), "text")
+    fmt = output_format(fmt, as_json, ("text", "json", "bfile"), "text")
+    run = functools.partial(
+        _count_one,
+        backend=backend,
+        fmt="json" if fmt == "json" else "text",
+        time_limit=time_limit,
+        workers=workers,
+        unique=unique,
+        dask=dask,
+        checkpoint=checkpoint,
+        depth=depth,
+        dask_wait=dask_wait,
+        check=check,
+        recount=recount,
+        quiet=quiet,
+        solver=solver,
+        verbose=verbose,
+    )
+    if n is not None and ".." in n:  # a table: a count for each N, printed as OEIS prints its terms
+        if dask is not None or checkpoint is not None:
+            raise UserError("a range of N counts each board in one run: it takes no --dask or --checkpoint")
+        if spec.model is not None:
+            raise UserError("a range of sizes goes without --model")
+        sizes = size_range(n, "N")
+        problems = [spec.problem(str(k)) for k in sizes]  # every board checked before the first count
+        _table(problems, run, fmt)
+        return
     p = spec.problem(n)
+    rec = run(p)
+    if rec["count"] == 0 and p.contradiction:
+        no_solution(p, said_on_stdout=True)
+    echo(json.dumps(rec) if fmt == "json" else f"{p.n} {rec['count']}" if fmt == "bfile" else str(rec["count"]))
+
+
+def _table(problems: list[Problem], run: Any, fmt: str) -> None:
+    """Each board's count, as it finishes: a JSON record a line (`json`), `n a(n)` lines (`bfile`,
+    OEIS's b-files), or, at the end, one line of terms separated by commas (OEIS's data line).
+    A count stopped by its limit ends the table there: the terms before it are printed (the
+    data line labelled partial), then exit 3."""
+    terms: list[str] = []
+    try:
+        for p in problems:
+            rec = run(p)
+            if fmt == "json":
+                echo(json.dumps(rec))
+            elif fmt == "bfile":
+                echo(f"{p.n} {rec['count']}")
+            terms.append(str(rec["count"]))
+    except PartialResult:
+        if fmt == "text" and terms:
+            echo(", ".join(terms) + f" (partial: the terms up to n = {problems[len(terms) - 1].n})")
+        raise
+    if fmt == "text":
+        echo(", ".join(terms))
+
+
+def _count_one(
+    p: Problem,
+    *,
+    backend: str,
+    fmt: str,
+    time_limit: float | None,
+    workers: int | None,
+    unique: bool,
+    dask: str | None,
+    checkpoint: Path | None,
+    depth: int | None,
+    dask_wait: float | None,
+    check: bool,
+    recount: int,
+    quiet: bool,
+    solver: dict[str, Any],
+    verbose: bool,
+) -> dict[str, Any]:
+    """One board's count as its record (what `count` prints); a stop prints what was counted
+    and raises, as a count's stop does."""
     start = time.perf_counter()
     partitioned = dask is not None or checkpoint is not None
     if depth is not None and not partitioned:
@@ -317,9 +395,7 @@ def count(
                 raise PartialResult(f"{why}; the count is unknown")
             echo(json.dumps(rec) if fmt == "json" else f"{outcome.count} (partial: at least)")
             raise PartialResult(f"{why}; {outcome.count} solution(s) counted so far")
-    if rec["count"] == 0 and p.contradiction:
-        no_solution(p, said_on_stdout=True)
-    echo(json.dumps(rec) if fmt == "json" else str(rec["count"]))
+    return rec
 
 
 def _stopped(p: Problem, b: Any, plan: Any, bar: Any, start: float, fmt: str, where: str) -> None:
