@@ -188,6 +188,7 @@ RULE_CASES = {
     Rule.ONE_WAY: Problem(6, Piece.of(riders=[(0, 1)], lines=[(1, 1)])),
     Rule.BLOCKED: Problem(6, blocked=[(0, 0)]),
     Rule.FIXED: Problem(6, fixed=[(0, 1)]),
+    Rule.REGIONS: Problem(4, regions=["AABB", "AABB", "CCDD", "CCDD"]),
 }
 
 

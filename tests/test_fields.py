@@ -21,10 +21,26 @@ from nqueens_cp.model.fields import FIELDS, SQUARE_FIELDS, Kind
 from nqueens_cp.model.symmetry import problem_symmetries
 
 #: Every field away from its default, on squares the text board can hold (one mark a square).
-EVERY = Problem(7, "RN", blocked=[(0, 1), (5, 6)], fixed=[(2, 3)], torus=True, rows=6)
+EVERY = Problem(
+    7,
+    "RN",
+    blocked=[(0, 1), (5, 6)],
+    fixed=[(2, 3)],
+    torus=True,
+    rows=6,
+    regions=["AAABBBB", "AACCCBB", "DDCCEEE", "DDCCEEE", "FFFFEEE", "FFFFFFF"],
+)
 
 #: Another value for each field (by its name), away from the default (a set of another size).
-OTHER = {"n": 8, "rows": 7, "piece": "RF", "torus": False, "blocked": [(1, 1)], "fixed": [(3, 5), (4, 0)]}
+OTHER = {
+    "n": 8,
+    "rows": 7,
+    "piece": "RF",
+    "torus": False,
+    "blocked": [(1, 1)],
+    "fixed": [(3, 5), (4, 0)],
+    "regions": ["ABCDEFA", "ABCDEFA", "ABCDEFA", "ABCDEFA", "ABCDEFA", "ABCDEFA"],
+}
 
 
 def test_every_field_has_another_value_here():
@@ -34,7 +50,13 @@ def test_every_field_has_another_value_here():
 
 @pytest.fixture(params=[f.name for f in FIELDS])
 def changed(request) -> tuple[str, Problem]:
-    return request.param, replace(EVERY, **{request.param: OTHER[request.param]})
+    name = request.param
+    fitted = {}  # the region map follows a board's new shape (a column, or a row, more)
+    if name == "n":
+        fitted = {"regions": [row + row[-1] for row in EVERY.regions]}
+    elif name == "rows":
+        fitted = {"regions": [*EVERY.regions, EVERY.regions[-1]]}
+    return name, replace(EVERY, **{name: OTHER[name]}, **fitted)
 
 
 def test_the_checkpoint_fingerprint_names_every_field(changed):

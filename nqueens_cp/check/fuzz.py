@@ -26,7 +26,7 @@ from typing import Protocol
 from ..backends import Backend, BackendError, Unknown, WrongAnswer
 from ..io.formats import write_board
 from ..model.drawing import draw as drawn
-from ..model.fields import SQUARE_FIELDS
+from ..model.fields import FIELDS, SQUARE_FIELDS, Kind
 from ..model.problem import InvalidProblem, Problem, Solution
 from .answers import AnswerFormatError, judge, read_answers
 from .external import SHOWN, Comparison, ProgramFailed, ProgramTimeout, a_count, command, program_output
@@ -348,8 +348,13 @@ def smaller(p: Problem, families: Families) -> Iterator[Problem]:
             moved = ((r - dr, c - dc) for r, c in squares)
             return [(r, c) for r, c in moved if 0 <= r < rows and 0 <= c < n]
 
-        try:  # every set of squares (`fields.SQUARE_FIELDS`) moves with the cut
-            return replace(p, n=n, rows=rows, **{f.name: kept(getattr(p, f.name)) for f in SQUARE_FIELDS})
+        def cut(labels: tuple[str, ...]) -> list[str]:
+            return [row[dc : dc + n] for row in labels[dr : dr + rows]] if labels else []
+
+        try:  # every set of squares and every map of labels (`fields.FIELDS`) moves with the cut
+            squares = {f.name: kept(getattr(p, f.name)) for f in SQUARE_FIELDS}
+            maps = {f.name: cut(getattr(p, f.name)) for f in FIELDS if f.kind is Kind.LABELS}
+            return replace(p, n=n, rows=rows, **squares, **maps)
         except InvalidProblem:
             return None
 

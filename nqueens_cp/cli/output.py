@@ -42,7 +42,9 @@ def described(problem: Problem, squares: bool = False) -> dict[str, Any]:
 
     shown = problem.as_dict()
     return {
-        f.key: len(shown[f.key]) if f.squares else shown[f.key] for f in FIELDS if squares or not f.squares
+        f.key: len(shown[f.key]) if f.squares else shown[f.key]
+        for f in FIELDS
+        if (squares or not f.squares) and f.key in shown
     }
 
 

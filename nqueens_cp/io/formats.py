@@ -135,7 +135,12 @@ def read_toml(path: Path, text: str) -> Problem:
             if not (isinstance(sq, list) and len(sq) == 2 and all(_is_int(v) for v in sq)):
                 raise ModelFileError(path, line_of_key(key), f"{key} entry {sq!r} is not a [row, col] pair of integers")
         squares[f.name] = [tuple(sq) for sq in value]
-    return _build(path, line_of_key, n=data["n"], rows=data.get("rows"), piece=piece, torus=torus, **squares)
+    regions = data.get("regions", [])
+    if not (isinstance(regions, list) and all(isinstance(row, str) for row in regions)):
+        raise ModelFileError(path, line_of_key("regions"), 'regions must be a list of strings, one a row ("AABB")')
+    return _build(
+        path, line_of_key, n=data["n"], rows=data.get("rows"), piece=piece, torus=torus, regions=regions, **squares
+    )
 
 
 def write_toml(problem: Problem, description: str | None = None) -> str:
@@ -149,7 +154,7 @@ def write_toml(problem: Problem, description: str | None = None) -> str:
             continue
         if isinstance(value, bool):
             lines.append(f"{key} = {'true' if value else 'false'}")
-        elif isinstance(value, list):
+        elif BY_KEY[key].squares:
             lines.append(f"{key} = [{', '.join(f'[{r}, {c}]' for r, c in value)}]")
         else:
             lines.append(f"{key} = {json.dumps(value)}")  # a TOML string or integer as JSON writes it
@@ -262,7 +267,7 @@ def read_asp(path: Path, text: str) -> Problem:
 # -- plain text boards: '.' free, 'X' blocked, 'Q' fixed ----------------------------------------
 
 #: A comment line that says what the squares cannot: `# piece: RN`, `# torus: true`.
-_DIRECTIVE = re.compile(r"#\s*(piece|torus)\s*:\s*(\S.*?)\s*$", re.I)
+_DIRECTIVE = re.compile(r"#\s*(piece|torus|regions)\s*:\s*(\S.*?)\s*$", re.I)
 
 
 def read_board(path: Path, text: str) -> Problem:
@@ -280,6 +285,8 @@ def read_board(path: Path, text: str) -> Problem:
                 if value.lower() not in ("true", "false"):
                     raise ModelFileError(path, lineno, f"torus must be true or false, got {value!r}")
                 spec["torus"] = value.lower() == "true"
+            elif key == "regions":  # the map, its rows separated by '/'
+                spec["regions"] = value.split("/")
             else:
                 spec["piece"] = value
             continue
@@ -326,6 +333,8 @@ def write_board(problem: Problem) -> str:
     lines = [] if problem.piece == "queen" else [f"# piece: {problem.piece}"]
     if problem.torus:
         lines.append("# torus: true")
+    if problem.regions:
+        lines.append(f"# regions: {'/'.join(problem.regions)}")
     return "\n".join([*lines, *draw(problem)]) + "\n"
 
 

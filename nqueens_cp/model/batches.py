@@ -101,7 +101,8 @@ class BatchCheck:
     def __init__(self, problem: Board) -> None:
         self.problem = problem
         m, n = problem.rows, problem.n
-        self.vectorised = m <= VECTOR_ROWS and m * n <= VECTOR_SQUARES
+        # (a region map's one piece in each is `explain`'s alone: such boards are checked row by row)
+        self.vectorised = m <= VECTOR_ROWS and m * n <= VECTOR_SQUARES and not getattr(problem, "regions", ())
         self.tables = tables_of(problem) if self.vectorised else None
         self.room = 0  # the rows the work arrays hold
 

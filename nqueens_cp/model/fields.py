@@ -24,6 +24,8 @@ class Kind(Enum):
     FLAG = "flag"
     PIECE = "piece"
     SQUARES = "squares"
+    #: a label a square, as a string a row (the region map: `regions = ["AABB", ...]`)
+    LABELS = "labels"
 
 
 class Symmetry(Enum):
@@ -33,6 +35,8 @@ class Symmetry(Enum):
     NONE = "none"
     SQUARES = "squares"
     PIECE = "piece"
+    #: map each region onto a region (the labels may change)
+    PARTITION = "partition"
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,9 @@ class Field:
     rule: str | None = None
     symmetry: Symmetry = Symmetry.NONE
     brief: bool = False
+    #: Left out of every record at its default: a field the records gained after their format
+    #: was set (a record of a problem without it is as it was).
+    optional: bool = False
     #: How a board's caption counts its squares ("3 blocked"), and the letter that marks them
     #: on a board drawn with a solution, where it differs from `glyph` (a pre-placed piece: F).
     said: str = ""
@@ -94,6 +101,20 @@ FIELDS: tuple[Field, ...] = (
         solved_glyph="F",
         flag="--fix",
         flag_help="Pre-placed piece, 0-based.",
+    ),
+)
+
+FIELDS += (
+    Field(
+        "regions",
+        "regions",
+        Kind.LABELS,
+        "a label a square, a string a row: exactly one piece in each region",
+        rule="REGIONS",
+        symmetry=Symmetry.PARTITION,
+        brief=True,
+        optional=True,
+        said="regions",
     ),
 )
 

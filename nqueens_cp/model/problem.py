@@ -61,6 +61,7 @@ class Rule(StrEnum):
     ONE_WAY = "one-way lines"
     BLOCKED = "blocked squares"
     FIXED = "pre-placed pieces"
+    REGIONS = "regions (exactly one piece in each)"
 
 
 #: The pieces known by name (any other is written in Betza's notation: see `pieces`).
@@ -98,6 +99,25 @@ def _squares(kind: str, squares: Iterable[Sequence[int]]) -> tuple[Square, ...]:
     return tuple(sorted(out))
 
 
+def _regions(regions: object, m: int, n: int) -> tuple[str, ...]:
+    """The region map as a tuple of m strings of n labels each, or () for none."""
+    if isinstance(regions, str) or not isinstance(regions, Iterable):
+        raise InvalidProblem(f"regions must be a list of {m} strings, one a row, got {regions!r}"[:200])
+    rows = tuple(regions)
+    if not rows:
+        return ()
+    if not all(isinstance(row, str) for row in rows):
+        raise InvalidProblem("regions must be strings, one a row: each character labels a square")
+    if len(rows) != m:
+        raise InvalidProblem(f"regions has {len(rows)} rows; the board has {m}")
+    for r, row in enumerate(rows):
+        if len(row) != n:
+            raise InvalidProblem(f"regions row {r} has {len(row)} labels; the board has {n} columns")
+        if any(ch.isspace() for ch in row):
+            raise InvalidProblem(f"regions row {r} holds a space: a label is a character that shows")
+    return rows
+
+
 @dataclass(frozen=True)
 class Problem:
     """One puzzle instance. Immutable and hashable; validated on construction.
@@ -116,6 +136,9 @@ class Problem:
     fixed: tuple[Square, ...] = field(default=())
     torus: bool = False
     rows: int = None  # type: ignore[assignment]  # None means n; always an int once built
+    #: The region map: a string a row, a label (one character) a square; exactly one piece in
+    #: each region (the daily "Queens" puzzle). Empty: no regions.
+    regions: tuple[str, ...] = ()
     _rule: Piece = field(init=False, repr=False, compare=False)
 
     if TYPE_CHECKING:  # what the generated __init__ takes: the fields as given, before they are built
@@ -129,6 +152,7 @@ class Problem:
             fixed: Iterable[Sequence[int]] = (),
             torus: bool = False,
             rows: int | None = None,
+            regions: Sequence[str] = (),
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -162,6 +186,7 @@ class Problem:
                     raise SquareOffBoard(f"{kind} square ({r}, {c}) is off the {m}x{n} board")
         if not isinstance(self.torus, bool):
             raise InvalidProblem(f"torus must be True or False, got {self.torus!r}")
+        object.__setattr__(self, "regions", _regions(self.regions, m, n))
 
     @cached_property
     def contradiction(self) -> str | None:
@@ -173,6 +198,13 @@ class Problem:
         for sq in self.fixed:
             if sq in blocked:
                 return f"the pre-placed piece on {sq} stands on a blocked square"
+        labels = {ch for row in self.regions for ch in row}
+        if self.regions and len(labels) != self.rows:
+            return f"the map has {len(labels)} regions for {self.rows} pieces (exactly one in each)"
+        for i, a in enumerate(self.fixed):
+            for b in self.fixed[i + 1 :]:
+                if self.regions and self.regions[a[0]][a[1]] == self.regions[b[0]][b[1]]:
+                    return f"the pre-placed pieces on {a} and {b} stand in one region"
         for i, a in enumerate(self.fixed):
             for b in self.fixed[i + 1 :]:
                 line = " (two pieces in one row)" if a[0] == b[0] else " (two in one column)" if a[1] == b[1] else ""
@@ -218,13 +250,15 @@ class Problem:
 
     def as_dict(self, brief: bool = False) -> dict[str, Any]:
         """The problem as records and model files hold it: every field (`fields.FIELDS`) by its
-        key, squares as [row, col] lists; `brief` leaves out the fields at their default that
-        may be (`Field.brief`: a square board's rows), as checkpoints and files always have."""
+        key, squares as [row, col] lists, a region map as its rows; a field the records gained
+        later (`Field.optional`) only where it is set; `brief` leaves out the fields at their
+        default that may be (`Field.brief`: a square board's rows), as checkpoints and files
+        always have."""
         from .fields import FIELDS
 
         out: dict[str, Any] = {}
         for f in FIELDS:
-            if brief and f.brief and self.at_default(f.name):
+            if (f.optional or (brief and f.brief)) and self.at_default(f.name):
                 continue
             value = getattr(self, f.name)
             out[f.key] = [list(sq) for sq in value] if f.squares else value
@@ -349,6 +383,16 @@ class Problem:
         for r, c in self.fixed:
             if solution[r] != c:
                 return f"misses fixed piece ({r}, {c})"
+        if self.regions:  # exactly one in each region: as many regions as pieces, none holding two
+            holder: dict[str, int] = {}
+            for r, c in enumerate(solution):
+                label = self.regions[r][c]
+                if label in holder:
+                    r0 = holder[label]
+                    return f"pieces ({r0}, {solution[r0]}) and ({r}, {c}) stand in one region ({label!r})"
+                holder[label] = r
+            if len({ch for row in self.regions for ch in row}) != len(holder):
+                return "leaves a region without a piece"
         # Lines are marked in bytearrays, a byte a line (dicts of rows cost gigabytes at the
         # largest n: tests/test_reliability.py checks 10^7 columns in 2 GB); the pair that
         # shares one is looked for only once one is found.

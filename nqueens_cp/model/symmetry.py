@@ -81,7 +81,23 @@ def problem_symmetries(problem: Problem) -> tuple[str, ...]:
         if (m == n or not TABLE[name][0])
         and problem.rule.symmetric_under(*TABLE[name])
         and all({image_square(name, n, r, c, m) for r, c in sq} == set(sq) for sq in sets)
+        and _keeps_regions(problem, name)
     )
+
+
+def _keeps_regions(problem: Problem, name: str) -> bool:
+    """Whether symmetry `name` maps each region onto a region (labels may change): the label of
+    a square's image is a function of the square's label, one to one."""
+    if not problem.regions:
+        return True
+    n, m = problem.n, problem.rows
+    to: dict[str, str] = {}
+    for r in range(m):
+        for c in range(n):
+            r2, c2 = image_square(name, n, r, c, m)
+            if to.setdefault(problem.regions[r][c], problem.regions[r2][c2]) != problem.regions[r2][c2]:
+                return False
+    return len(set(to.values())) == len(to)
 
 
 def canonical(solution: Solution, group: tuple[str, ...] = NAMES, cols: int | None = None) -> Solution:
