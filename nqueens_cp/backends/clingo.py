@@ -21,6 +21,7 @@ from .base import (
     FORMULATION,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
+    SQUARES_RULES,
     TIME_LIMIT,
     Backend,
     BackendError,
@@ -43,7 +44,7 @@ class ClingoBackend(Backend):
     capabilities = Capabilities(
         options=(TIME_LIMIT, FORMULATION),
         tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES,
+        rules=PLACEMENT_RULES | SQUARES_RULES,
         max_n=MAX_N,
         exports=frozenset({"lp"}),
     )
@@ -61,7 +62,7 @@ class ClingoBackend(Backend):
         return package_version("clingo")
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
-        which = "squares formulation's" if formulation_of(self.settings) == "squares" else "permutation's"
+        which = "squares formulation's" if formulation_of(self.settings, problem) == "squares" else "permutation's"
         return Plan(task, "clingo", f"the {which} answer-set program, grounded and solved by clingo")
 
     def _models(self, problem: Problem, models: int, stats: Stats) -> Iterator[Solution]:
@@ -71,7 +72,7 @@ class ClingoBackend(Backend):
         deadline = self.deadline()
         found = 0
         try:
-            formulation = formulation_of(self.settings)
+            formulation = formulation_of(self.settings, problem)
             for sol in streamed(lambda: _solved(problem, models, formulation), deadline.check):
                 found += 1
                 yield sol
@@ -90,8 +91,8 @@ class ClingoBackend(Backend):
     def export(self, problem: Problem, fmt: str, out: Any) -> None:
         if fmt != "lp":
             super().export(problem, fmt, out)
-        squares = formulation_of(self.settings) == "squares"
-        out.write(encoding_text(formulation_of(self.settings)))
+        squares = formulation_of(self.settings, problem) == "squares"
+        out.write(encoding_text(formulation_of(self.settings, problem)))
         out.write("\n% -- the board --\n")
         out.write(squares_facts_text(problem) if squares else facts_text(problem))
 

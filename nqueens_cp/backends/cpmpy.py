@@ -32,6 +32,7 @@ from .base import (
     FORMULATION,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
+    SQUARES_RULES,
     TIME_LIMIT,
     Backend,
     BackendError,
@@ -155,6 +156,7 @@ def squares(problem: Problem) -> tuple[Any, Any]:
     constraints += [cp.sum([x[i] for i in group]) <= 1 for group in sm.at_most_one]
     constraints += [~x[a] | ~x[b] for a, b in sm.apart]
     constraints += [x[i] == 1 for i in sm.fixed]
+    constraints += [cp.sum([x[i] for i in group]) == 1 if group else cp.BoolVal(False) for group in sm.regions]
     for r in range(problem.rows):
         row = [i for i, (rr, _) in enumerate(sm.squares) if rr == r]
         if row:
@@ -194,7 +196,7 @@ class CpmpyBackend(Backend):
     capabilities = Capabilities(
         options=(TIME_LIMIT, SOLVER, FORMULATION),
         tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES,
+        rules=PLACEMENT_RULES | SQUARES_RULES,
         max_n=MAX_N,
         subsolver="solver",
     )
@@ -280,7 +282,7 @@ class CpmpyBackend(Backend):
         deadline = self.deadline()
         found = 0
         try:
-            formulation = formulation_of(self.settings)
+            formulation = formulation_of(self.settings, problem)
             run = functools.partial(_solutions_in_child, problem, name, limit, formulation=formulation)
             for item in emitted(run, deadline.check):
                 if isinstance(item[0], str):  # ("end", status)

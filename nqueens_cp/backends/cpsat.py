@@ -25,6 +25,7 @@ from .base import (
     FORMULATION,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
+    SQUARES_RULES,
     TIME_LIMIT,
     WORKERS,
     Backend,
@@ -113,6 +114,8 @@ def build_squares(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.Int
         model.add_bool_or([x[a].Not(), x[b].Not()])
     for i in sm.fixed:
         model.add(x[i] == 1)
+    for group in sm.regions:
+        model.add_exactly_one(x[i] for i in group)
     model.add(sum(x) == sm.pieces)
     by_row: dict[int, list[int]] = {}
     for i, (r, _) in enumerate(sm.squares):
@@ -224,7 +227,7 @@ class CpSatBackend(Backend):
     capabilities = Capabilities(
         options=(WORKERS, TIME_LIMIT, SEED, PARAMS, FORMULATION),
         tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES,
+        rules=PLACEMENT_RULES | SQUARES_RULES,
         max_n=MAX_N,
         exports=frozenset({"cpsat"}),
     )
@@ -245,7 +248,7 @@ class CpSatBackend(Backend):
         if self.settings.get("workers", 1) != 1:
             raise UnsupportedProblem("cpsat: CP-SAT enumerates with one worker; --workers applies to first")
         how = "fixed search, smallest domain first (the fastest measured)"
-        if formulation_of(self.settings) == "squares":
+        if formulation_of(self.settings, problem) == "squares":
             how = "the squares formulation (a Boolean a square, at most one a line), fixed search"
         return Plan(task, "cpsat-enumerate", how)
 
@@ -257,7 +260,7 @@ class CpSatBackend(Backend):
     def _enumeration(self, problem: Problem) -> tuple[cp_model.CpModel, cp_model.CpSolver]:
         """The model and solver set up to enumerate: one worker, a fixed search, smallest
         domain first (docs/benchmarks.md § CP-SAT's enumeration)."""
-        formulation = formulation_of(self.settings)
+        formulation = formulation_of(self.settings, problem)
         model, q = built(problem, formulation)
         if formulation == "permutation":  # (the squares' Booleans are branched on in order)
             model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
@@ -338,7 +341,7 @@ class CpSatBackend(Backend):
         return not self._queue.empty()
 
     def _first(self, problem: Problem, plan: Plan) -> Outcome:
-        model, q = built(problem, formulation_of(self.settings))
+        model, q = built(problem, formulation_of(self.settings, problem))
         run = _Run(self._solver(enumerate_all=False), model)
         stats: Stats = {}
         result = self._finish(run, run.wait(), model, False, stats)
@@ -354,7 +357,7 @@ class CpSatBackend(Backend):
         if fmt != "cpsat":
             super().export(problem, fmt, out)
         self.plan(problem, Task.FIRST)
-        model, _ = built(problem, formulation_of(self.settings))
+        model, _ = built(problem, formulation_of(self.settings, problem))
         out.write(str(model.Proto()))  # a CpModelProto prints as its protobuf text
 
 

@@ -30,6 +30,7 @@ from .base import (
     FORMULATION,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
+    SQUARES_RULES,
     TIME_LIMIT,
     Backend,
     BackendError,
@@ -101,7 +102,7 @@ class MiniZincBackend(Backend):
     capabilities = Capabilities(
         options=(TIME_LIMIT, MZN_SOLVER, FORMULATION),
         tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES,
+        rules=PLACEMENT_RULES | SQUARES_RULES,
         max_n=MAX_N,
         subsolver="mzn_solver",
     )
@@ -145,7 +146,7 @@ class MiniZincBackend(Backend):
         return self.subsolver or DEFAULT_SOLVER
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
-        which = "squares formulation's" if formulation_of(self.settings) == "squares" else "exported"
+        which = "squares formulation's" if formulation_of(self.settings, problem) == "squares" else "exported"
         return Plan(task, f"minizinc-{self.solver_name}", f"the {which} MiniZinc model, solved by {self.solver_name}")
 
     def _run(self, problem: Problem, every: bool, stats: Stats) -> Iterator[Solution]:
@@ -156,8 +157,8 @@ class MiniZincBackend(Backend):
         found = 0
         with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as tmp:
             model, data = Path(tmp) / "nqueens.mzn", Path(tmp) / "nqueens.dzn"
-            squares = formulation_of(self.settings) == "squares"
-            model.write_text(model_text(formulation_of(self.settings)))
+            squares = formulation_of(self.settings, problem) == "squares"
+            model.write_text(model_text(formulation_of(self.settings, problem)))
             data.write_text(squares_data_text(problem) if squares else data_text(problem))
             args = ["minizinc", "--solver", solver, "--json-stream", "--output-mode", "json"]
             if every:

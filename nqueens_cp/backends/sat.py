@@ -28,6 +28,7 @@ from .base import (
     FORMULATION,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
+    SQUARES_RULES,
     TIME_LIMIT,
     Backend,
     BackendError,
@@ -220,6 +221,9 @@ def encode_squares(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf,
         top = amo([i + 1 for i in group], top, clauses)
     clauses += [[-(a + 1), -(b + 1)] for a, b in sm.apart]
     clauses += [[i + 1] for i in sm.fixed]
+    for group in sm.regions:  # exactly one in each region
+        clauses.append([i + 1 for i in group])
+        top = amo([i + 1 for i in group], top, clauses)
     return Cnf(clauses, top), {sq: i + 1 for i, sq in enumerate(sm.squares)}
 
 
@@ -290,7 +294,7 @@ class SatBackend(Backend):
     capabilities = Capabilities(
         options=(TIME_LIMIT, SAT_SOLVER, FORMULATION),
         tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES,
+        rules=PLACEMENT_RULES | SQUARES_RULES,
         max_n=MAX_N,
         exports=frozenset(ENCODINGS),
         subsolver="sat_solver",
@@ -357,7 +361,7 @@ class SatBackend(Backend):
         where = ", in a child process (python-sat cannot interrupt this solver)"
         if _interruptible(self.solver_name):
             where = ""
-        if formulation_of(self.settings) == "squares":
+        if formulation_of(self.settings, problem) == "squares":
             where = f", the squares formulation{where}"
         if task == Task.FIRST:
             why = f"one SAT call on the CNF (sequential-counter at-most-one){where}"
@@ -369,7 +373,7 @@ class SatBackend(Backend):
         python-sat can interrupt runs here, watched; any other runs in a child process that is
         killed at the deadline, on Ctrl-C and on SIGTERM (it would see neither before its call
         ends, which can take a minute)."""
-        cnf, var = (encode_squares if formulation_of(self.settings) == "squares" else encode)(problem)
+        cnf, var = (encode_squares if formulation_of(self.settings, problem) == "squares" else encode)(problem)
         stats.update(variables=cnf.nv, clauses=len(cnf.clauses))
         if self.binary is not None:
             return satbinary.models(self.binary, problem, cnf.clauses, cnf.nv, var, limit, self.deadline())
@@ -414,7 +418,8 @@ class SatBackend(Backend):
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         if fmt not in ENCODINGS:
             super().export(problem, fmt, out)
-        if formulation_of(self.settings) != "permutation":  # its header numbers the squares as `check` reads them
+        # (its header numbers the squares as `check` reads them: the permutation's)
+        if formulation_of(self.settings, problem) != "permutation":
             raise UnsupportedProblem("sat: export writes the CNF of the permutation formulation (no --formulation)")
         self.plan(problem, Task.FIRST)
         amo, name = ENCODINGS[fmt]

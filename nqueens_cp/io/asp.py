@@ -31,6 +31,8 @@ def squares_facts_text(problem: Problem) -> str:
     out += [f"on({k},{sq[i][0]},{sq[i][1]})." for k, group in enumerate(sm.at_most_one, 1) for i in group]
     out += [f"apart({sq[a][0]},{sq[a][1]},{sq[b][0]},{sq[b][1]})." for a, b in sm.apart]
     out += [f"fixed({sq[i][0]},{sq[i][1]})." for i in sm.fixed]
+    out += [f"region({k})." for k in range(1, len(sm.regions) + 1)]
+    out += [f"in({k},{sq[i][0]},{sq[i][1]})." for k, group in enumerate(sm.regions, 1) for i in group]
     return "\n".join(out) + "\n"
 
 

@@ -39,6 +39,8 @@ def squares_data_text(problem: Problem) -> str:
         f"napart = {len(sm.apart)};",
         f"apart = {_table([(a + 1, b + 1) for a, b in sm.apart], 2)};",
         "fixed = {" + ", ".join(str(i + 1) for i in sm.fixed) + "};",
+        f"nregions = {len(sm.regions)};",
+        f"region = {sets(sm.regions)};",
         f"pieces = {sm.pieces if len(sm.exactly_one) == problem.rows else sm.pieces + 1};",
     ]
     return "\n".join(text) + "\n"

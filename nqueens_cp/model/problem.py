@@ -280,8 +280,11 @@ class Problem:
 
     @property
     def is_plain(self) -> bool:
-        """No blocked or fixed squares: the classic puzzle."""
-        return not self.blocked and not self.fixed
+        """No squares set apart and no region map (every such field of `fields.FIELDS` at its
+        default): the classic puzzle, which the engine's special searches assume."""
+        from .fields import FIELDS, Kind
+
+        return all(self.at_default(f.name) for f in FIELDS if f.kind in (Kind.SQUARES, Kind.LABELS))
 
     def attacks(self, a: Square, b: Square) -> bool:
         return self.rule.attacks(a, b, self.n, self.torus, self.rows)

@@ -24,7 +24,7 @@ class SquaresModel:
     """`squares[i]` is variable i. Each group lists variables: `exactly_one` a row's, each of
     `at_most_one` a line's (a column, a diagonal, a rider's line; on a torus the whole cycle),
     each of `apart` two squares a leap apart (not both). `fixed` are the variables that are 1,
-    `pieces` how many are 1 in all."""
+    `pieces` how many are 1 in all, and each of `regions` holds exactly one."""
 
     squares: tuple[Square, ...]
     exactly_one: tuple[tuple[int, ...], ...]
@@ -32,6 +32,8 @@ class SquaresModel:
     apart: tuple[tuple[int, int], ...]
     fixed: tuple[int, ...]
     pieces: int
+    #: Each region's variables, where the board has a region map: exactly one piece in each.
+    regions: tuple[tuple[int, ...], ...] = ()
 
     def solution(self, ones: set[int] | list[int]) -> tuple[int, ...]:
         """The placement whose squares are the variables `ones`: the column in each row."""
@@ -95,4 +97,11 @@ def squares_model(problem: Problem) -> SquaresModel:
     fixed = tuple(index[sq] for sq in problem.fixed if sq in index)
     if len(fixed) < len(problem.fixed):  # a piece pre-placed on a blocked square: no solution
         rows = (*rows, ())
-    return SquaresModel(squares, rows, tuple(sorted(groups)), tuple(sorted(apart)), fixed, m)
+    by_label: dict[str, list[int]] = {}
+    for r, row in enumerate(problem.regions):
+        for c, label in enumerate(row):
+            by_label.setdefault(label, [])
+            if (r, c) in index:
+                by_label[label].append(index[(r, c)])
+    regions = tuple(tuple(group) for _, group in sorted(by_label.items()))
+    return SquaresModel(squares, rows, tuple(sorted(groups)), tuple(sorted(apart)), fixed, m, regions)

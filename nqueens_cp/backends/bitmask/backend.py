@@ -22,6 +22,7 @@ from ..base import (
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
     PROGRESS,
+    SQUARES_RULES,
     SYMMETRIC_BY,
     TIME_LIMIT,
     WORKERS,
@@ -43,7 +44,7 @@ from ..base import (
     rows_of,
     symmetric_solutions,
 )
-from . import planner, pysearch
+from . import planner, pysearch, regions
 from .construct import construct
 from .planner import Algorithm, mib
 
@@ -86,7 +87,7 @@ class BitmaskBackend(Backend):
     capabilities = Capabilities(
         options=(WORKERS, PROGRESS, TIME_LIMIT, LEXICOGRAPHIC, MEMORY),
         tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES,
+        rules=PLACEMENT_RULES | SQUARES_RULES,  # (a region map: its own search, `regions`)
         partition=True,
         own_count=True,
         repeat_free=True,
@@ -130,7 +131,7 @@ class BitmaskBackend(Backend):
     # -- streams ---------------------------------------------------------------------------
 
     def _batches(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[np.ndarray]:
-        if plan.algorithm == Algorithm.ROWS_PYTHON:
+        if plan.algorithm in (Algorithm.ROWS_PYTHON, Algorithm.REGIONS):
             return super()._batches(problem, plan, stats)
         from .searches import enumerate_any, enumerate_arrays  # (the compiled kernels, loaded here)
 
@@ -141,6 +142,8 @@ class BitmaskBackend(Backend):
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
         if plan.algorithm == Algorithm.ROWS_PYTHON:
             return pysearch.solutions(problem, self.deadline(), stats)
+        if plan.algorithm == Algorithm.REGIONS:
+            return regions.solutions(problem, self.deadline(), stats)
         return rows_of(self._batches(problem, plan, stats))
 
     # -- decisions and counts: one dispatch table per task ---------------------------------
@@ -152,6 +155,7 @@ class BitmaskBackend(Backend):
             Algorithm.ROWS: lambda p: self._first_row_search(p, plan),
             Algorithm.ROWS_PYTHON: lambda p: self._first_row_search(p, plan),
             Algorithm.ANY_PIECE: lambda p: self._first_row_search(p, plan),
+            Algorithm.REGIONS: lambda p: self._first_row_search(p, plan),
         }
         return run[Algorithm(plan.algorithm)](problem)
 
@@ -168,8 +172,8 @@ class BitmaskBackend(Backend):
     def _first_row_search(self, problem: Problem, plan: Plan) -> Outcome:
         """The lexicographically first solution: the row search, compiled or on Python integers."""
         stats: Stats = {}
-        if plan.algorithm == Algorithm.ROWS_PYTHON:
-            stream: Iterator[Any] = pysearch.solutions(problem, self.deadline(), stats)
+        if plan.algorithm in (Algorithm.ROWS_PYTHON, Algorithm.REGIONS):
+            stream: Iterator[Any] = self._solutions(problem, plan, stats)
         else:
             batches = self._batches(problem, plan, stats)
             stream = (tuple(b[0].tolist()) for b in batches)
@@ -180,6 +184,7 @@ class BitmaskBackend(Backend):
             Algorithm.MRV: lambda p: self._one_item(self._mrv(p, stop_at=0)),
             Algorithm.ROWS_PYTHON: lambda p: self._one_item(self._count_rows(p)),
             Algorithm.FRONTIER: lambda p: self._one_item(self._count_frontier(p)),
+            Algorithm.REGIONS: lambda p: self._one_item(self._enumerated(p, plan)),
         }
         if plan.algorithm in run:
             return run[Algorithm(plan.algorithm)](problem)

@@ -23,20 +23,14 @@ from ...model.symmetry import image_square
 class Orbits:
     """The board as the search takes it: each square's conflicts (itself, its row and column,
     the squares its piece attacks from it and those that attack it: a one-way line attacks one
-    way), and the usable squares."""
+    way; the other squares of its region), and the usable squares."""
 
     def __init__(self, problem: Problem) -> None:
         n, m = problem.n, problem.rows
         self.problem, self.n, self.m = problem, n, m
-        squares = [(r, c) for r in range(m) for c in range(n)]
-        self.conflicts = [
-            sum(
-                1 << (t[0] * n + t[1])
-                for t in squares
-                if t[0] == s[0] or t[1] == s[1] or problem.attacks(s, t) or problem.attacks(t, s)
-            )
-            for s in squares
-        ]
+        from .regions import conflicts
+
+        self.conflicts = conflicts(problem)  # (a region map's squares conflict with their region's)
         blocked = sum(1 << (r * n + c) for r, c in problem.blocked)
         self.usable = ((1 << (m * n)) - 1) & ~blocked
 

@@ -66,6 +66,7 @@ class Algorithm(StrEnum):
     COUNT_SPLIT = "count-split"
     CANONICAL = "canonical"
     FIXED_POINTS = "fixed-points"
+    REGIONS = "regions"
     CONSTELLATIONS = "constellations"
     JOIN = "join"
     ANY_PIECE = "any-piece"
@@ -210,6 +211,10 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         )
     if workers not in (None, 1) and task not in (Task.COUNT, Task.UNIQUE):
         raise UnsupportedProblem(f"bitmask: {task} runs in one process; --workers applies to count")
+    if problem.regions and task != Task.UNIQUE:  # (its classes: the fixed points below, their search the same)
+        if workers not in (None, 1):
+            raise UnsupportedProblem("bitmask: a board with a region map is searched in one process (no --workers)")
+        return Plan(task, Algorithm.REGIONS, "a region map: a row at a time, each square's conflicts its region's too")
 
     if task == Task.FIRST:
         if settings.get("lexicographic"):

@@ -1,0 +1,123 @@
+"""Region maps (the daily "Queens" puzzle and its kin): exactly one piece in each region, beside
+the piece's own rule. Ground truth: a brute force written here from the rules (every
+permutation, the moves stepped on the board, the regions counted), against every backend that
+declares the rule."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import permutations
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp import InvalidProblem, Problem, Rule
+from nqueens_cp.backends import backend_class
+from tests.conftest import run
+from tests.test_pieces import attacks_by_definition
+
+#: The backends that model region maps, as they declare.
+MODELLED = [name for name in nq.BACKENDS if Rule.REGIONS in backend_class(name).capabilities.rules]
+
+#: A 6x6 puzzle with exactly one solution for the region puzzle's piece (rook + one diagonal step).
+PUZZLE = ["AAAAAD", "ACABDD", "ACABDD", "AEEDDF", "EEEEEF", "EEEEEF"]
+
+
+def by_the_rules(p: Problem) -> set[tuple[int, ...]]:
+    """Every placement of one piece a row that no move attacks and that puts exactly one piece
+    in each region."""
+    labels = {ch for row in p.regions for ch in row}
+    out = set()
+    for perm in permutations(range(p.n), p.rows):
+        squares = list(enumerate(perm))
+        if any(sq in p.blocked for sq in squares) or any(perm[r] != c for r, c in p.fixed):
+            continue
+        if {p.regions[r][c] for r, c in squares} != labels or len(labels) != p.rows:
+            continue
+        if not any(
+            attacks_by_definition(p.rule, squares[i], squares[j], p.n, p.torus, p.rows)
+            for i in range(p.rows)
+            for j in range(i + 1, p.rows)
+        ):
+            out.add(perm)
+    return out
+
+
+def random_map(rng: random.Random, rows: int, n: int) -> list[str]:
+    """A map of `rows` labels (sometimes one short: no solution), each square's drawn at random."""
+    k = rows if rng.random() < 0.85 else max(1, rows - 1)
+    labels = "ABCDEFGHIJ"[:k]
+    cells = [rng.choice(labels) for _ in range(rows * n)]
+    cells[: len(labels)] = list(labels)  # every label on the board
+    rng.shuffle(cells)
+    return ["".join(cells[r * n : (r + 1) * n]) for r in range(rows)]
+
+
+def test_the_rule_is_declared_by_our_engine_and_the_squares_backends():
+    assert {"bitmask", "cpsat", "sat", "minizinc", "clingo", "cpmpy"} <= set(MODELLED)
+    assert Rule.REGIONS not in backend_class("constraint").capabilities.rules
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", MODELLED)
+def test_every_backend_that_declares_the_rule_agrees_with_the_rules(name):
+    why = backend_class(name).missing()
+    if why:
+        pytest.skip(f"{name}: {why}")
+    rng = random.Random(5)
+    for _ in range(12 if name == "bitmask" else 4):
+        n = rng.randint(4, 6)
+        rows = n if rng.random() < 0.8 else n - 1
+        p = Problem(n, rng.choice(["RF", "queen", "rook", "RN"]), regions=random_map(rng, rows, n), rows=rows)
+        truth = by_the_rules(p)
+        assert set(nq.solve(p, name)) == truth, p
+        assert nq.count(p, name) == len(truth)
+
+
+def test_the_puzzle_has_one_solution_on_every_backend():
+    p = Problem(6, "RF", regions=PUZZLE)
+    truth = by_the_rules(p)
+    assert len(truth) == 1
+    for name in MODELLED:
+        if backend_class(name).missing() is None:
+            assert nq.count(p, name) == 1 and nq.first(p, name) in truth, name
+
+
+def test_explain_names_two_pieces_in_one_region():
+    p = Problem(4, "rook", regions=["AABB", "AABB", "CCDD", "CCDD"])
+    assert "stand in one region ('A')" in p.explain((0, 1, 2, 3))
+    assert p.explain((0, 2, 1, 3)) is None
+
+
+def test_a_map_of_another_number_of_regions_has_no_solution_and_says_why(tmp_path):
+    model = tmp_path / "three.toml"
+    model.write_text('n = 4\npiece = "RF"\nregions = ["AAAA", "AAAA", "BBBB", "CCCC"]\n')
+    r = run("count", "--model", model)
+    assert r.exit_code == 0 and r.stdout.strip() == "0"
+    assert r.stderr.strip() == "nqueens: no solution: the map has 3 regions for 4 pieces (exactly one in each)"
+
+
+@pytest.mark.parametrize(
+    "regions, says",
+    [
+        (["AAB", "AAB"], "regions has 2 rows"),
+        (["AAB", "AABB", "AAB"], "regions row 1 has 4 labels"),
+        (["AA B", "AABB", "AABB", "AABB"], "a space"),
+        ("AAB", "a list of"),
+        ([["A", "A", "B"]] * 3, "must be strings"),
+    ],
+)
+def test_a_bad_map_is_refused_in_one_line(regions, says, tmp_path):
+    with pytest.raises(InvalidProblem, match=says):
+        Problem(3 if len(regions) != 4 else 4, regions=regions)
+    model = tmp_path / "bad.toml"
+    model.write_text(f"n = 3\nregions = {json.dumps(regions)}\n")
+    r = run("count", "--model", model)
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_classes_of_a_symmetric_map_match_a_second_backend():
+    p = Problem(6, "RF", regions=["AABBCC", "AABBCC", "DDEEFF", "FFEEDD", "CCBBAA", "CCBBAA"])
+    assert "rot180" in nq.count_classes(p).group
+    assert nq.count_classes(p) == nq.count_classes(p, "cpsat")
