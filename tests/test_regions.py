@@ -14,6 +14,7 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import InvalidProblem, Problem, Rule
 from nqueens_cp.backends import backend_class
+from nqueens_cp.io.formats import read_model
 from tests.conftest import run
 from tests.test_pieces import attacks_by_definition
 
@@ -121,3 +122,39 @@ def test_classes_of_a_symmetric_map_match_a_second_backend():
     p = Problem(6, "RF", regions=["AABBCC", "AABBCC", "DDEEFF", "FFEEDD", "CCBBAA", "CCBBAA"])
     assert "rot180" in nq.count_classes(p).group
     assert nq.count_classes(p) == nq.count_classes(p, "cpsat")
+
+
+@pytest.mark.slow
+def test_generated_puzzles_have_exactly_one_solution_by_a_second_backend_and_come_again_from_their_seed(tmp_path):
+    """Each map the generator writes has one solution: by CP-SAT's squares model and by the brute
+    force here; the same seed writes the same files; the grades are what --json says."""
+    out = tmp_path / "set"
+    r = run("generate", "regions", "--n", 7, "--count", 6, "--seed", 3, "--out", out, "--json")
+    assert r.exit_code == 0, r.output
+    listed = json.loads(r.stdout)["puzzles"]
+    assert len(listed) == 6
+    for entry in listed:
+        p = read_model(entry["file"])
+        assert p.piece == "RF" and len({ch for row in p.regions for ch in row}) == 7
+        truth = by_the_rules(p)
+        assert len(truth) == 1 and nq.count(p, "cpsat") == 1 and set(nq.solve(p, "cpsat")) == truth
+        assert entry["grade"] in ("easy", "medium", "hard")
+    again = tmp_path / "again"
+    assert run("generate", "regions", "--n", 7, "--count", 6, "--seed", 3, "--out", again).exit_code == 0
+    assert [f.read_text() for f in sorted(out.iterdir())] == [f.read_text() for f in sorted(again.iterdir())]
+    r = run("generate", "regions", "--n", 7, "--count", 2, "--seed", 3, "--out", tmp_path / "hard",
+            "--difficulty", "hard", "--json")
+    assert all(x["grade"] == "hard" for x in json.loads(r.stdout)["puzzles"])
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--n", "7"], "give --out DIR"),
+        (["--n", "7", "--out", "x", "--difficulty", "brutal"], "--difficulty must be one of"),
+        (["--n", "7", "--out", "x", "--piece", "nope"], "nope"),
+    ],
+)
+def test_generate_regions_refuses_bad_input_in_one_line(args, says, tmp_path):
+    r = run("generate", "regions", *[a.replace("x", str(tmp_path / "x")) if a == "x" else a for a in args])
+    assert r.exit_code == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.output

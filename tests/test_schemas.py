@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tempfile
 from importlib.resources import files
 from pathlib import Path
 
@@ -54,6 +55,10 @@ def test_the_schemas_are_schemas():
         assert schema["properties"]["format"]["const"] == "nqueens_cp.{}/{}".format(*name[:-5].rsplit("-", 1))
 
 
+#: Where the case of `generate regions` writes its set, and a model with a region map.
+REGIONS_OUT = Path(tempfile.gettempdir()) / "nqueens-schema-regions"
+REGION_MODEL = Path(__file__).parent.parent / "models" / "regions-queens-8.toml"
+
 CASES = [
     (["count", "8", "--json"], (0,), "nqueens_cp.count/1"),
     (["count", "14", "--json", "--backend", "cpsat", "--time-limit", "0.05"], (3,), "nqueens_cp.count/1"),
@@ -70,6 +75,9 @@ CASES = [
     (["fuzz", "--json", "--instances", "10", "--against", SOLVER], (0,), "nqueens_cp.fuzz/1"),
     (["fuzz", "--json", "--max-n", "10", "--against", SOLVER.replace("none", "bits8")], (1,), "nqueens_cp.fuzz/1"),
     (["backends", "--json"], (0,), "nqueens_cp.backends/2"),
+    (["generate", "regions", "--n", "6", "--count", "2", "--out", str(REGIONS_OUT), "--force", "--json"], (0,),
+     "nqueens_cp.regions/1"),
+    (["count", "--model", str(REGION_MODEL), "--json"], (0,), "nqueens_cp.count/1"),
 ]
 
 

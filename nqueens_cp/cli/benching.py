@@ -19,6 +19,7 @@ from . import completion
 from .app import EXIT_DISAGREE, Terminated, UserError, app
 from .options import (
     SOLVER_OPTIONS,
+    JsonOpt,
     PieceOpt,
     ProblemSpec,
     RowsOpt,
@@ -281,3 +282,57 @@ def generate_blocked(
         raise UserError("--count writes a set to a folder: give --out DIR (not --output)")
     written = blocked_set(out_dir, list(zip(sizes, counts, strict=True)), count, min_free, seed, force)
     echo(f"wrote {written} instances to {out_dir}")
+
+
+@generate_app.command("regions")
+def generate_regions(
+    n: Annotated[int, typer.Option("--n", min=2, help="Board size: n rows, n columns, n regions.")],
+    count: Annotated[int, typer.Option("--count", min=1, help="Puzzles to make.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed makes the same puzzles.")] = 0,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="The folder to write them to (TOML models).")] = None,
+    piece: Annotated[str, typer.Option("--piece", help="The piece (default RF: no two touch).")] = "RF",
+    difficulty: Annotated[
+        str | None,
+        typer.Option(
+            "--difficulty",
+            help="easy, medium or hard: by the choices our search makes to solve it (a unit left one square is none).",
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace files of the set that exist.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Region puzzles (the daily "Queens" puzzle) with exactly one solution, as TOML models."""
+    from ..bench.generate import GRADES, region_set
+    from ..io.formats import write_toml
+    from ..run.files import replacing
+
+    if difficulty is not None and difficulty not in GRADES:
+        raise UserError(f"--difficulty must be one of {', '.join(GRADES)}, got {difficulty!r}")
+    if out_dir is None:
+        raise UserError("generate regions writes TOML models to a folder: give --out DIR")
+    width = len(str(count - 1))
+    paths = [out_dir / f"regions-{n}-{i:0{width}d}.toml" for i in range(count)]
+    there = [path for path in paths if path.exists()]
+    if there and not force:
+        raise UserError(f"{there[0]} exists ({len(there)} of the set's files do): add --force to replace them")
+    puzzles = region_set(n, count, seed, piece=piece, grade=difficulty)  # every one made before any is written
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create {out_dir}: {exc.strerror}") from None
+    listed = []
+    for path, puzzle in zip(paths, puzzles, strict=True):
+        said = (
+            f"region puzzle {path.stem}, seed {seed}: one solution; {puzzle.grade} "
+            f"({puzzle.guesses} choices, {puzzle.nodes} placements of our search)"
+        )
+        with replacing(path) as (out, _):
+            out.write(write_toml(puzzle.problem, said).encode())
+        listed.append(
+            {"file": str(path), "n": n, "grade": puzzle.grade, "guesses": puzzle.guesses, "nodes": puzzle.nodes}
+        )
+    if as_json:
+        echo(json.dumps({"format": "nqueens_cp.regions/1", "seed": seed, "puzzles": listed}))
+        return
+    grades = ", ".join(f"{sum(x['grade'] == g for x in listed)} {g}" for g in GRADES)
+    echo(f"wrote {count} region puzzles of {n}x{n} to {out_dir} ({grades})")

@@ -143,7 +143,7 @@ class BitmaskBackend(Backend):
         if plan.algorithm == Algorithm.ROWS_PYTHON:
             return pysearch.solutions(problem, self.deadline(), stats)
         if plan.algorithm == Algorithm.REGIONS:
-            return regions.solutions(problem, self.deadline(), stats)
+            return regions.solutions(problem, self.deadline(), stats, bool(self.settings.get("lexicographic")))
         return rows_of(self._batches(problem, plan, stats))
 
     # -- decisions and counts: one dispatch table per task ---------------------------------

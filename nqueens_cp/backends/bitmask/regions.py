@@ -2,13 +2,15 @@
 time, each square's conflicts a bitmask over the whole board (its row and column, the squares
 its piece attacks and those that attack it, and the other squares of its region), so placing a
 piece is one AND and the last row's choice is the only one left. A map's constraint prunes more
-than the lines do: a 12x12 puzzle is searched in a few thousand placements. Solutions come in
-lexicographic order (the first is the lexicographically first), checked as every stream is.
+than the lines do, the more so where the most constrained row, column or region takes the next
+piece. Solutions are checked as every stream is.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ...model.problem import Problem, Solution
 from ..base import Deadline
@@ -18,29 +20,113 @@ CHECK_EVERY = 1 << 12
 
 
 def conflicts(problem: Problem) -> list[int]:
-    """Each square's conflicts as bits of the board (square r * n + c), itself included."""
+    """Each square's conflicts as bits of the board (square r * n + c), itself included: its
+    row and column, the squares its piece attacks and those that attack it, and the other
+    squares of its region."""
+    n = problem.n
+    out = list(_piece_conflicts(replace(problem, regions=())))
+    by_label: dict[str, int] = {}
+    for r, row in enumerate(problem.regions):
+        for c, label in enumerate(row):
+            by_label[label] = by_label.get(label, 0) | 1 << (r * n + c)
+    for r, row in enumerate(problem.regions):
+        for c, label in enumerate(row):
+            out[r * n + c] |= by_label[label]
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _piece_conflicts(problem: Problem) -> tuple[int, ...]:
+    """The conflicts of a board without its map, made once for the many maps of one board (a
+    generator tries hundreds)."""
     n, m = problem.n, problem.rows
     squares = [(r, c) for r in range(m) for c in range(n)]
-    label = {(r, c): problem.regions[r][c] for r, c in squares} if problem.regions else {}
     out = []
     for s in squares:
         bits = 0
         for t in squares:
-            if (
-                t[0] == s[0]
-                or t[1] == s[1]
-                or problem.attacks(s, t)
-                or problem.attacks(t, s)
-                or (label and label[s] == label[t])
-            ):
+            if t[0] == s[0] or t[1] == s[1] or problem.attacks(s, t) or problem.attacks(t, s):
                 bits |= 1 << (t[0] * n + t[1])
         out.append(bits)
-    return out
+    return tuple(out)
 
 
-def solutions(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
-    """Every solution in lexicographic order; raises Unknown at the deadline after those found.
-    `stats["nodes"]` counts the placements made."""
+def solutions(
+    problem: Problem, deadline: Deadline, stats: dict[str, int], lexicographic: bool = False
+) -> Iterator[Solution]:
+    """Every solution; raises Unknown at the deadline after those found. `stats["nodes"]`
+    counts the placements made, `stats["guesses"]` the choices among several squares (a unit
+    with one free square left is no choice). Each piece goes to the most constrained unit first
+    (the row, column or region with the fewest free squares, as a person solves the puzzle), or,
+    for the lexicographically first solution, row after row (`lexicographic`)."""
+    if lexicographic:
+        return _by_rows(problem, deadline, stats)
+    return _by_units(problem, deadline, stats)
+
+
+def units(problem: Problem) -> list[int]:
+    """The squares of each unit that holds exactly one piece, as bits of the board: each row,
+    each column of a square board, each region."""
+    n, m = problem.n, problem.rows
+    out = [((1 << n) - 1) << (r * n) for r in range(m)]
+    if m == n:  # as many pieces as columns: each column holds one too
+        out += [sum(1 << (r * n + c) for r in range(m)) for c in range(n)]
+    by_label: dict[str, int] = {}
+    for r, row in enumerate(problem.regions):
+        for c, label in enumerate(row):
+            by_label[label] = by_label.get(label, 0) | 1 << (r * n + c)
+    return out + list(by_label.values())
+
+
+def _by_units(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
+    n, m = problem.n, problem.rows
+    hits = conflicts(problem)
+    free = (1 << (m * n)) - 1
+    for r, c in problem.blocked:
+        free &= ~(1 << (r * n + c))
+    placed: list[int] = []
+    for r, c in problem.fixed:  # (contradictions among them are answered before any search)
+        square = r * n + c
+        if not free >> square & 1:
+            return
+        placed.append(square)
+        free &= ~hits[square]
+    todo = units(problem)
+    nodes = found = guesses = 0
+    stack: list[tuple[int, list[int], int]] = [(free, placed, 0)]
+    try:
+        while stack:
+            free, placed, _ = stack.pop()
+            occupied = sum(1 << sq for sq in placed)
+            best, best_count = -1, 1 << 30
+            for unit in todo:
+                if unit & occupied:
+                    continue  # it holds its piece
+                k = (unit & free).bit_count()
+                if k < best_count:
+                    best, best_count = unit, k
+                    if k <= 1:
+                        break
+            if best < 0:  # every unit holds its piece: a solution
+                found += 1
+                yield tuple(sq % n for sq in sorted(placed))
+                continue
+            options = best & free
+            guesses += best_count > 1  # (a unit left one square: no choice is made there)
+            while options:
+                low = options & -options
+                options ^= low
+                square = low.bit_length() - 1
+                nodes += 1
+                if not nodes % CHECK_EVERY:
+                    deadline.check(found)
+                stack.append((free & ~hits[square], [*placed, square], square))
+    finally:
+        stats["nodes"] = stats.get("nodes", 0) + nodes
+        stats["guesses"] = stats.get("guesses", 0) + guesses
+
+
+def _by_rows(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
     n, m = problem.n, problem.rows
     hits = conflicts(problem)
     free = (1 << (m * n)) - 1
