@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from itertools import permutations
+from pathlib import Path
 
 import pytest
 
@@ -158,3 +159,23 @@ def test_generated_puzzles_have_exactly_one_solution_by_a_second_backend_and_com
 def test_generate_regions_refuses_bad_input_in_one_line(args, says, tmp_path):
     r = run("generate", "regions", *[a.replace("x", str(tmp_path / "x")) if a == "x" else a for a in args])
     assert r.exit_code == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.output
+
+
+def test_every_export_states_the_regions_or_refuses_them(tmp_path):
+    """The MiniZinc export wrote the permutation's model, without the map: a puzzle of one
+    solution exported as one of many."""
+    model = Path(__file__).parent.parent / "models" / "regions-queens-8.toml"
+    r = run("export", "--model", model, "--to", "mzn", "-o", tmp_path / "p.mzn")
+    assert r.exit_code == 0 and "region" in (tmp_path / "p.dzn").read_text()
+    r = run("export", "--model", model, "--to", "dimacs")
+    assert r.exit_code == 2 and "no regions" in r.stderr
+    for fmt in ("lp", "cpsat"):
+        r = run("export", "--model", model, "--to", fmt)
+        assert r.exit_code == 0 and ("in(" in r.stdout if fmt == "lp" else "x0_" in r.stdout), fmt
+
+
+def test_a_solved_map_is_drawn_with_its_regions():
+    p = Problem(4, "rook", regions=["AABB", "AABB", "CCDD", "CCDD"])
+    assert str(nq.draw(p, (0, 2, 1, 3))).splitlines()[0] == "R a b b"
+    svg = nq.draw(p, (0, 2, 1, 3))._repr_svg_()
+    assert svg is not None and svg.count('data-region="A"') == 4

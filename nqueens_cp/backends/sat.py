@@ -418,6 +418,10 @@ class SatBackend(Backend):
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         if fmt not in ENCODINGS:
             super().export(problem, fmt, out)
+        if problem.regions:
+            raise UnsupportedProblem(
+                "sat: the DIMACS export is the permutation's CNF, which has no regions: --to mzn, lp or cpsat has them"
+            )
         # (its header numbers the squares as `check` reads them: the permutation's)
         if formulation_of(self.settings, problem) != "permutation":
             raise UnsupportedProblem("sat: export writes the CNF of the permutation formulation (no --formulation)")

@@ -33,7 +33,9 @@ _COLOURS = {"light": "#f0d9b5", "dark": "#b58863", "blocked": "#555555", "piece"
 def draw(problem: Problem, solution: Solution | None = None) -> list[str]:
     """The board as text rows: '.' free, 'X' blocked, and pieces. Without a solution the drawing
     is the instance in the plain-text board format ('Q' for a fixed piece), readable back with
-    --model. With one, placed pieces show as 'Q' (or 'R') and pre-placed ones as 'F'."""
+    --model (a region map goes in its `# regions:` line). With one, placed pieces show as 'Q'
+    (or 'R') and pre-placed ones as 'F', and a region map's free squares as their region's
+    label in lower case."""
     from .fields import SQUARE_FIELDS
 
     grid = [["."] * problem.n for _ in range(problem.rows)]
@@ -46,6 +48,10 @@ def draw(problem: Problem, solution: Solution | None = None) -> list[str]:
             if f.solved_glyph:
                 kept.add((r, c))
     if solution is not None:
+        for r, row in enumerate(problem.regions):  # a solved region map shows its regions
+            for c, label in enumerate(row):
+                if grid[r][c] == ".":
+                    grid[r][c] = label.lower()
         letter = PIECE_LETTER.get(problem.piece, OTHER_LETTER)
         for r, c in enumerate(solution):
             if (r, c) not in kept:
@@ -82,13 +88,16 @@ def svg(problem: Problem, solution: Solution | None = None) -> str:
         f'viewBox="0 0 {width} {height}" class="nqueens-board" data-n="{n}" data-rows="{m}">',
         f"<title>{said}</title>",
     ]
+    hue = _region_colours(p)
     for r in range(m):
         for c in range(n):
             kind = "blocked" if (r, c) in blocked else ("light" if (r + c) % 2 == 0 else "dark")
             x, y = pad + c * cell, pad + r * cell
+            fill = hue[p.regions[r][c]] if hue and kind != "blocked" else _COLOURS[kind]
+            region = f' data-region="{escape(p.regions[r][c])}"' if hue else ""
             parts.append(
-                f'<rect class="square {kind}" data-row="{r}" data-col="{c}" x="{x}" y="{y}" '
-                f'width="{cell}" height="{cell}" fill="{_COLOURS[kind]}"/>'
+                f'<rect class="square {kind}" data-row="{r}" data-col="{c}"{region} x="{x}" y="{y}" '
+                f'width="{cell}" height="{cell}" fill="{fill}"/>'
             )
             if kind == "blocked":
                 a, b = x + cell * 0.25, x + cell * 0.75
@@ -122,6 +131,19 @@ def svg(problem: Problem, solution: Solution | None = None) -> str:
     )
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+#: The colours of a region map's regions, in the order their labels first appear (then again).
+REGION_COLOURS = (
+    "#e6a5a5", "#a5c8e6", "#b8e0a5", "#f2d49b", "#c9b3e6", "#9be0d4", "#f2b8d9", "#d9d9a5",
+    "#a5a5e6", "#e6c3a5", "#b3e6c9", "#e0a5c8",
+)  # fmt: skip
+
+
+def _region_colours(p: Problem) -> dict[str, str]:
+    """A colour for each region of the map (none without one), so that the map shows."""
+    labels = list(dict.fromkeys(ch for row in p.regions for ch in row))
+    return {label: REGION_COLOURS[i % len(REGION_COLOURS)] for i, label in enumerate(labels)}
 
 
 def _caption(p: Problem, solution: Solution | None) -> str:
