@@ -179,3 +179,16 @@ def test_a_solved_map_is_drawn_with_its_regions():
     assert str(nq.draw(p, (0, 2, 1, 3))).splitlines()[0] == "R a b b"
     svg = nq.draw(p, (0, 2, 1, 3))._repr_svg_()
     assert svg is not None and svg.count('data-region="A"') == 4
+
+
+@pytest.mark.slow
+def test_the_fuzzer_draws_region_maps_and_our_backends_agree_on_them():
+    from nqueens_cp.check import fuzz as fz
+
+    families = fz.Families(pieces=("queen", "RF"), max_n=6, regions=True)
+    rng = random.Random(2)
+    drawn = [fz.draw(rng, families) for _ in range(200)]
+    maps = [p for family, p in drawn if family == "regions"]
+    assert len(maps) > 20 and all(p.regions for p in maps)
+    r = run("fuzz", "--backends", "cpsat,sat", "--regions", "--piece", "RF", "--instances", 60, "--max-n", 6, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["families"].get("regions", 0) > 0, r.output

@@ -54,6 +54,8 @@ class Families:
     torus: bool = False
     rectangles: bool = False
     max_n: int = 12
+    #: Region maps (exactly one piece in each region) are drawn too, a family of their own.
+    regions: bool = False
     #: Pieces pre-placed on blocked squares (no solution by the rules alone) may be drawn: a
     #: backend takes such a problem; a program reads a board file, where a square holds one of
     #: X and Q, and cannot be handed one.
@@ -61,7 +63,8 @@ class Families:
 
     def names(self) -> list[str]:
         squares = ["blocked"] * self.blocked + ["fixed"] * self.fixed
-        return ["plain", *squares] + ["no solution"] * bool(squares)  # (made by blocking, or by fixing)
+        regions = ["regions"] * self.regions
+        return ["plain", *squares, *regions] + ["no solution"] * bool(squares)  # (made by blocking, or by fixing)
 
 
 def draw(rng: random.Random, families: Families) -> tuple[str, Problem]:
@@ -90,7 +93,19 @@ def _drawn(rng: random.Random, f: Families, family: str) -> Problem:
         blocked, fixed = _none(rng, f, n, rows)
     if blocked & fixed and not f.overlap:  # a board file holds one of X and Q a square: not for a program
         raise InvalidProblem("a square both blocked and pre-placed")
-    return Problem(n, piece, blocked=sorted(blocked), fixed=sorted(fixed), torus=torus, rows=rows)
+    regions = _map(rng, n, rows) if family == "regions" else []
+    return Problem(n, piece, blocked=sorted(blocked), fixed=sorted(fixed), torus=torus, rows=rows, regions=regions)
+
+
+def _map(rng: random.Random, n: int, rows: int) -> list[str]:
+    """A region map: a label a square at random, as many labels as rows (one short now and
+    then: no solution), every label on the board."""
+    k = rows if rng.random() < 0.85 else max(1, rows - 1)
+    labels = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[:k]
+    cells = [rng.choice(labels) for _ in range(rows * n)]
+    cells[: len(labels)] = list(labels)
+    rng.shuffle(cells)
+    return ["".join(cells[r * n : (r + 1) * n]) for r in range(rows)]
 
 
 def _none(rng: random.Random, f: Families, n: int, rows: int) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:

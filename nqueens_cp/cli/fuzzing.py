@@ -59,6 +59,7 @@ def fuzz(
     ] = None,
     torus: Annotated[bool, typer.Option("--torus", help="Draw wrapped boards too.")] = False,
     rows: Annotated[bool, typer.Option("--rows", help="Draw rectangles too (fewer rows than columns).")] = False,
+    regions: Annotated[bool, typer.Option("--regions", help="Draw region maps too (one piece in each).")] = False,
     no_blocked: Annotated[bool, typer.Option("--no-blocked", help="Draw no blocked squares.")] = False,
     no_fixed: Annotated[bool, typer.Option("--no-fixed", help="Draw no pre-placed pieces.")] = False,
     one_based: OneBasedOpt = False,
@@ -89,7 +90,7 @@ def fuzz(
     pieces = tuple(dict.fromkeys(["queen", *(Problem(4, p).piece for p in piece or [])]))
     # pieces pre-placed on blocked squares reach our backends alone (a board file cannot hold one)
     overlap = against is None and output is None
-    families = fz.Families(not no_blocked, not no_fixed, pieces, torus, rows, max_n, overlap)
+    families = fz.Families(not no_blocked, not no_fixed, pieces, torus, rows, max_n, regions, overlap)
     oracle = oracle_backend(time_limit=instance_limit)
     subject = _subjects(against, backends, task, oracle, instance_limit, one_based)
     live = _Live(sys.stderr.isatty() and not as_json)
