@@ -192,3 +192,14 @@ def test_the_fuzzer_draws_region_maps_and_our_backends_agree_on_them():
     assert len(maps) > 20 and all(p.regions for p in maps)
     r = run("fuzz", "--backends", "cpsat,sat", "--regions", "--piece", "RF", "--instances", 60, "--max-n", 6, "--json")
     assert r.exit_code == 0 and json.loads(r.stdout)["families"].get("regions", 0) > 0, r.output
+
+
+def test_a_terminal_sees_each_region_on_its_colour(capsys):
+    from nqueens_cp.cli.solving import coloured
+    from nqueens_cp.model.drawing import draw, region_colours
+
+    p = Problem(4, "rook", regions=["AABB", "AABB", "CCDD", "CCDD"])
+    coloured(p, draw(p, (0, 2, 1, 3)))
+    shown = capsys.readouterr().out.splitlines()
+    assert [line.split() for line in shown] == [row.split() for row in draw(p, (0, 2, 1, 3))]
+    assert len(set(region_colours(p).values())) == 4

@@ -398,6 +398,22 @@ def _count_one(
     return rec
 
 
+def coloured(p: Problem, rows: list[str]) -> None:
+    """A drawn board on a terminal, each region's squares on its colour (the SVG's)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..model.drawing import region_colours
+
+    hue = region_colours(p)
+    console = Console(highlight=False)
+    for r, row in enumerate(rows):
+        line = Text()
+        for c, mark in enumerate(row.split(" ")):
+            line.append(f" {mark} ", style=f"black on {hue[p.regions[r][c]]}")
+        console.print(line)
+
+
 def _stopped(p: Problem, b: Any, plan: Any, bar: Any, start: float, fmt: str, where: str) -> None:
     """A count stopped by Ctrl-C or SIGTERM says what a time limit's stop says: the solutions
     counted so far (a lower bound: those of the finished sub-problems) on stdout, as text or as
@@ -447,7 +463,11 @@ def first(
     elif fmt == "jsonl" and outcome.status is not Status.UNKNOWN:
         echo("null" if sol is None else f"[{', '.join(map(str, sol))}]")
     elif outcome.status is Status.SOLVED:
-        echo("\n".join(draw(p, sol)))
+        rows = draw(p, sol)
+        if p.regions and sys.stdout is not None and sys.stdout.isatty():
+            coloured(p, rows)
+        else:
+            echo("\n".join(rows))
     elif outcome.status is Status.NO_SOLUTION:
         echo("no solution")
     if outcome.status is Status.NO_SOLUTION:

@@ -88,7 +88,7 @@ def svg(problem: Problem, solution: Solution | None = None) -> str:
         f'viewBox="0 0 {width} {height}" class="nqueens-board" data-n="{n}" data-rows="{m}">',
         f"<title>{said}</title>",
     ]
-    hue = _region_colours(p)
+    hue = region_colours(p)
     for r in range(m):
         for c in range(n):
             kind = "blocked" if (r, c) in blocked else ("light" if (r + c) % 2 == 0 else "dark")
@@ -140,7 +140,7 @@ REGION_COLOURS = (
 )  # fmt: skip
 
 
-def _region_colours(p: Problem) -> dict[str, str]:
+def region_colours(p: Problem) -> dict[str, str]:
     """A colour for each region of the map (none without one), so that the map shows."""
     labels = list(dict.fromkeys(ch for row in p.regions for ch in row))
     return {label: REGION_COLOURS[i % len(REGION_COLOURS)] for i, label in enumerate(labels)}
