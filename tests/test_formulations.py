@@ -12,7 +12,7 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import Piece, Problem
 from nqueens_cp.backends import backend_class
-from nqueens_cp.backends.base import FORMULATION
+from nqueens_cp.backends.formulations import FORMULATION
 from nqueens_cp.model.squares import SquaresModel, squares_model
 from tests.test_pieces import brute_force
 

@@ -16,8 +16,6 @@ from typing import Any
 
 from . import base as base_module
 from .base import (
-    FORMULATION,
-    FORMULATIONS,
     Backend,
     BackendError,
     Capabilities,
@@ -35,6 +33,7 @@ from .base import (
     WrongAnswer,
     counted,
 )
+from .formulations import FORMULATION, FORMULATIONS
 
 BACKENDS: tuple[str, ...] = ("bitmask", "cpsat", "constraint", "sat", "minizinc", "clingo", "cpmpy")
 

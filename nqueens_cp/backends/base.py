@@ -240,46 +240,6 @@ class Option:
     tasks: frozenset[Task] | None = None
 
 
-#: The two formulations a CP backend compiles (`model/squares.py`): the permutation (a column a
-#: row, AllDifferent on lines), the default for one piece a row, and the squares (a 0/1
-#: variable a square, at most one piece a line).
-FORMULATIONS = ("permutation", "squares")
-
-
-def _formulation(text: str) -> str:
-    if text not in FORMULATIONS:
-        raise ValueError(f"--formulation must be one of {', '.join(FORMULATIONS)}, got {text!r}")
-    return text
-
-
-FORMULATION = Option(
-    "formulation",
-    str,
-    "The model: permutation (a column a row, AllDifferent; the default) or squares (a 0/1 variable a square).",
-    flag="--formulation",
-    metavar="NAME",
-    parse=_formulation,
-)
-
-
-def formulation_of(settings: dict[str, Any], problem: Problem | None = None) -> str:
-    """The formulation a backend's options name (the permutation where none is named); an
-    unknown one is refused, from the library as from the command line. A problem the
-    permutation cannot state (a region map) takes the squares, and refuses the permutation
-    named for it."""
-    named = settings.get("formulation")
-    if problem is not None and problem.regions:
-        if named == "permutation":
-            raise UnsupportedProblem("the permutation formulation has no regions: --formulation squares states them")
-        return "squares"
-    return _formulation(str(named or "permutation"))
-
-
-#: The rules the squares formulation adds to the placement puzzle's: a backend that compiles it
-#: declares them.
-SQUARES_RULES: frozenset[Rule] = frozenset({Rule.REGIONS})
-
-
 #: Options several backends take, whose flags the commands spell themselves.
 TIME_LIMIT = Option("time_limit", float, "Seconds; the search stops when they have passed (an unknown answer).")
 WORKERS = Option("workers", int, "Processes or solver threads.")
@@ -426,7 +386,8 @@ class Backend:
     backend refuses any it does not declare in `capabilities.options`.
 
     The contract, as in CPMpy's solver interface:
-    - **required**: `_solutions` (stream every solution), and `capabilities`;
+    - **required**: `_solutions` (stream every solution) or `_limited` (at most so many), and
+      `capabilities`;
     - **optional**, overridden where the backend does better than the generic version:
       `_plan`, `_batches`, `_count`, `_first`, `_count_classes`, `partition` (with
       `capabilities.partition`), `export` (with `capabilities.exports`), `missing`,
@@ -704,8 +665,15 @@ class Backend:
     # -- the backend's own searches --------------------------------------------------------
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
-        """Required: every solution, as a generator; raises Unknown at the end when stopped
-        early, after yielding what it found; fills `stats` as it goes."""
+        """Required (or `_limited`): every solution, as a generator; raises Unknown at the end
+        when stopped early, after yielding what it found; fills `stats` as it goes."""
+        if type(self)._limited is not Backend._limited:
+            return self._limited(problem, None, stats)
+        raise NotImplementedError(f"backend {self.name!r} implements no search")
+
+    def _limited(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
+        """Optional, in place of `_solutions`: at most `limit` solutions (None: every one), for a
+        solver told how many to find; `_solutions` and `_first` (a limit of 1) come from it."""
         raise NotImplementedError(f"backend {self.name!r} implements no search")
 
     def _batches(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[np.ndarray]:
@@ -744,8 +712,10 @@ class Backend:
         raise NotImplementedError(f"backend {self.name!r} declares no count of its own")
 
     def _first(self, problem: Problem, plan: Plan) -> Outcome:
-        """Optional: by default, the first solution of the stream."""
+        """Optional: by default, the first solution of the stream (of one, with `_limited`)."""
         stats: Stats = {}
+        if type(self)._limited is not Backend._limited:
+            return first_of(self._limited(problem, 1, stats), stats)
         return first_of(self._solutions(problem, plan, stats), stats)
 
     def _count_classes(self, problem: Problem, plan: Plan) -> ClassCount:

@@ -17,23 +17,8 @@ from typing import Any
 from ..io.asp import encoding_text, facts_text, squares_facts_text
 from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, streamed
-from .base import (
-    FORMULATION,
-    PLACEMENT_RULES,
-    PLACEMENT_TASKS,
-    SQUARES_RULES,
-    TIME_LIMIT,
-    Backend,
-    BackendError,
-    Capabilities,
-    Outcome,
-    Plan,
-    Stats,
-    Task,
-    first_of,
-    formulation_of,
-    package_version,
-)
+from .base import Backend, BackendError, Outcome, Plan, Stats, Task, first_of, package_version
+from .formulations import formulated, formulation_of
 
 #: The largest board modelled: ground lines list every square per family (n^2 atoms each).
 MAX_N = 300
@@ -41,13 +26,7 @@ MAX_N = 300
 class ClingoBackend(Backend):
     """Options: `time_limit` in seconds."""
 
-    capabilities = Capabilities(
-        options=(TIME_LIMIT, FORMULATION),
-        tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES | SQUARES_RULES,
-        max_n=MAX_N,
-        exports=frozenset({"lp"}),
-    )
+    capabilities = formulated(max_n=MAX_N, exports=frozenset({"lp"}))
 
     @classmethod
     def missing(cls) -> str | None:

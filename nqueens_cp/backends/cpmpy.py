@@ -28,25 +28,8 @@ from typing import Any
 
 from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, emitted
-from .base import (
-    FORMULATION,
-    PLACEMENT_RULES,
-    PLACEMENT_TASKS,
-    SQUARES_RULES,
-    TIME_LIMIT,
-    Backend,
-    BackendError,
-    Capabilities,
-    Option,
-    Outcome,
-    Plan,
-    Reason,
-    Stats,
-    Task,
-    Unknown,
-    first_of,
-    formulation_of,
-)
+from .base import Backend, BackendError, Option, Plan, Reason, Stats, Task, Unknown
+from .formulations import formulated, formulation_of
 
 #: The sub-solvers, best first for `-b cpmpy` alone: Choco is the reference CP solver and the
 #: fastest here on first solutions (60 queens in 0.01 s) and counts, and it is independent of
@@ -193,13 +176,7 @@ class CpmpyBackend(Backend):
     """Options: `solver`, a sub-solver CPMpy reaches (choco, ortools, z3, exact, pumpkin,
     pysat:NAME...; default the first of PREFERRED installed), and `time_limit` in seconds."""
 
-    capabilities = Capabilities(
-        options=(TIME_LIMIT, SOLVER, FORMULATION),
-        tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES | SQUARES_RULES,
-        max_n=MAX_N,
-        subsolver="solver",
-    )
+    capabilities = formulated(SOLVER, max_n=MAX_N, subsolver="solver")
 
     @classmethod
     def missing(cls) -> str | None:
@@ -275,7 +252,7 @@ class CpmpyBackend(Backend):
         chosen = "" if named else f", the best installed ({', '.join(PREFERRED)} in that order)"
         return Plan(task, f"cpmpy-{name}", f"the CPMpy model solved by {name}{chosen}: {how}, in a killable child")
 
-    def _run(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
+    def _limited(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
         self._checked_subsolver()
         name = self.subsolver
         assert name is not None
@@ -300,12 +277,6 @@ class CpmpyBackend(Backend):
         except ChildFailed as exc:
             raise BackendError(f"cpmpy: {name}: {exc}") from None
 
-    def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
-        return self._run(problem, None, stats)
-
-    def _first(self, problem: Problem, plan: Plan) -> Outcome:
-        stats: Stats = {}
-        return first_of(self._run(problem, 1, stats), stats)
 
 
 BACKEND = CpmpyBackend

@@ -22,15 +22,9 @@ from typing import Any, TextIO
 from ..model.problem import Problem, Solution
 from ..run.handoff import Handoff
 from .base import (
-    FORMULATION,
-    PLACEMENT_RULES,
-    PLACEMENT_TASKS,
-    SQUARES_RULES,
-    TIME_LIMIT,
     WORKERS,
     Backend,
     BackendError,
-    Capabilities,
     Option,
     Outcome,
     Plan,
@@ -41,9 +35,9 @@ from .base import (
     TimeLimitReached,
     Unknown,
     UnsupportedProblem,
-    formulation_of,
     package_version,
 )
+from .formulations import formulated, formulation_of
 
 
 class _OnFirstUse:
@@ -224,13 +218,7 @@ class CpSatBackend(Backend):
     """Options: `workers` (for `first`; CP-SAT enumerates with one worker), `time_limit` in
     seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
 
-    capabilities = Capabilities(
-        options=(WORKERS, TIME_LIMIT, SEED, PARAMS, FORMULATION),
-        tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES | SQUARES_RULES,
-        max_n=MAX_N,
-        exports=frozenset({"cpsat"}),
-    )
+    capabilities = formulated(WORKERS, SEED, PARAMS, max_n=MAX_N, exports=frozenset({"cpsat"}))
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -26,23 +26,8 @@ from typing import Any
 from ..io.minizinc import data_text, model_text, squares_data_text
 from ..model.problem import Problem, Solution
 from ..run.programs import lines_of
-from .base import (
-    FORMULATION,
-    PLACEMENT_RULES,
-    PLACEMENT_TASKS,
-    SQUARES_RULES,
-    TIME_LIMIT,
-    Backend,
-    BackendError,
-    Capabilities,
-    Option,
-    Outcome,
-    Plan,
-    Stats,
-    Task,
-    first_of,
-    formulation_of,
-)
+from .base import Backend, BackendError, Option, Outcome, Plan, Stats, Task, first_of
+from .formulations import formulated, formulation_of
 
 DEFAULT_SOLVER = "gecode"
 
@@ -99,13 +84,7 @@ MZN_SOLVER = Option(
 class MiniZincBackend(Backend):
     """Options: `mzn_solver`, a solver MiniZinc lists (default gecode); `time_limit` in seconds."""
 
-    capabilities = Capabilities(
-        options=(TIME_LIMIT, MZN_SOLVER, FORMULATION),
-        tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES | SQUARES_RULES,
-        max_n=MAX_N,
-        subsolver="mzn_solver",
-    )
+    capabilities = formulated(MZN_SOLVER, max_n=MAX_N, subsolver="mzn_solver")
 
     @classmethod
     def missing(cls) -> str | None:

@@ -25,16 +25,9 @@ from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, streamed
 from . import satbinary
 from .base import (
-    FORMULATION,
-    PLACEMENT_RULES,
-    PLACEMENT_TASKS,
-    SQUARES_RULES,
-    TIME_LIMIT,
     Backend,
     BackendError,
-    Capabilities,
     Option,
-    Outcome,
     Plan,
     Reason,
     Stats,
@@ -42,10 +35,9 @@ from .base import (
     TimeLimitReached,
     Unknown,
     UnsupportedProblem,
-    first_of,
-    formulation_of,
     package_version,
 )
+from .formulations import formulated, formulation_of
 
 #: The largest board modelled: n^2 variables and O(n^2) clauses.
 MAX_N = 500
@@ -291,14 +283,7 @@ class SatBackend(Backend):
     """Options: `time_limit` in seconds, and `sat_solver`, a python-sat solver name
     (cadical195 by default; glucose4, lingeling, minisat22, ...)."""
 
-    capabilities = Capabilities(
-        options=(TIME_LIMIT, SAT_SOLVER, FORMULATION),
-        tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES | SQUARES_RULES,
-        max_n=MAX_N,
-        exports=frozenset(ENCODINGS),
-        subsolver="sat_solver",
-    )
+    capabilities = formulated(SAT_SOLVER, max_n=MAX_N, exports=frozenset(ENCODINGS), subsolver="sat_solver")
 
     @classmethod
     def missing(cls) -> str | None:
@@ -368,7 +353,7 @@ class SatBackend(Backend):
             return Plan(task, f"sat-{self.solver_name}", why)
         return Plan(task, f"sat-{self.solver_name}", f"models enumerated with blocking clauses{where}")
 
-    def _models(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
+    def _limited(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
         """The solutions, each forbidden once found; raises Unknown when stopped. A solver that
         python-sat can interrupt runs here, watched; any other runs in a child process that is
         killed at the deadline, on Ctrl-C and on SIGTERM (it would see neither before its call
@@ -408,12 +393,6 @@ class SatBackend(Backend):
         except ChildFailed as exc:
             raise BackendError(f"sat: {self.solver_name}: {exc}") from None
 
-    def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
-        return self._models(problem, None, stats)
-
-    def _first(self, problem: Problem, plan: Plan) -> Outcome:
-        stats: Stats = {}
-        return first_of(self._models(problem, 1, stats), stats)
 
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         if fmt not in ENCODINGS:

@@ -274,3 +274,8 @@ def region_set(
             raise NQueensError(f"no {n}x{n} region puzzle{asked} with one solution in {MAX_TRIES} maps (puzzle {i})")
     return out
 
+
+
+def regions_record(seed: int, puzzles: list[dict[str, object]]) -> dict[str, object]:
+    """`generate regions --json`: the set's seed and each puzzle written (schemas/regions-1.json)."""
+    return {"format": "nqueens_cp.regions/1", "seed": seed, "puzzles": puzzles}

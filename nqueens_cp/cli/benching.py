@@ -302,7 +302,7 @@ def generate_regions(
     as_json: JsonOpt = False,
 ) -> None:
     """Region puzzles (the daily "Queens" puzzle) with exactly one solution, as TOML models."""
-    from ..bench.generate import GRADES, region_set
+    from ..bench.generate import GRADES, region_set, regions_record
     from ..io.formats import write_toml
     from ..run.files import replacing
 
@@ -332,7 +332,7 @@ def generate_regions(
             {"file": str(path), "n": n, "grade": puzzle.grade, "guesses": puzzle.guesses, "nodes": puzzle.nodes}
         )
     if as_json:
-        echo(json.dumps({"format": "nqueens_cp.regions/1", "seed": seed, "puzzles": listed}))
+        echo(json.dumps(regions_record(seed, listed)))
         return
     grades = ", ".join(f"{sum(x['grade'] == g for x in listed)} {g}" for g in GRADES)
     echo(f"wrote {count} region puzzles of {n}x{n} to {out_dir} ({grades})")

@@ -230,6 +230,19 @@ def count(
     echo(json.dumps(rec) if fmt == "json" else f"{p.n} {rec['count']}" if fmt == "bfile" else str(rec["count"]))
 
 
+def _prepared(
+    p: Problem, backend: str, task: str, verbose: bool, limit: float | None, workers: int | None, solver: Any, bar: Any
+) -> tuple[Any, Any]:
+    """The backend and its plan for a count (or its classes) that reports its progress to `bar`
+    where the backend can, and `bar` told the plan's workers."""
+    reports = backend_class(backend).capabilities.reports_progress
+    b, plan = prepare(
+        p, backend, task, verbose, time_limit=limit, workers=workers, **solver, progress=bar if reports else None
+    )
+    bar.workers = plan.workers
+    return b, plan
+
+
 def _table(problems: list[Problem], run: Any, fmt: str) -> None:
     """Each board's count, as it finishes: a JSON record a line (`json`), `n a(n)` lines (`bfile`,
     OEIS's b-files), or, at the end, one line of terms separated by commas (OEIS's data line).
@@ -336,17 +349,7 @@ def _count_one(
         rec = record(p, b, plan, outcome, start) | {"count": total}
     elif unique:
         with progress("sub-problems") as bar:  # (where the classes come from a count that reports it)
-            b, plan = prepare(
-                p,
-                backend,
-                "unique",
-                verbose,
-                time_limit=time_limit,
-                workers=workers,
-                **solver,
-                progress=bar if backend_class(backend).capabilities.reports_progress else None,
-            )
-            bar.workers = plan.workers
+            b, plan = _prepared(p, backend, "unique", verbose, time_limit, workers, solver, bar)
             try:
                 classes = b.count_classes(p)
             except Unknown as exc:  # the classes are unknown; the record says so, as every count's does
@@ -367,17 +370,7 @@ def _count_one(
             note_symmetries(classes.group)
     else:
         with progress("sub-problems") as bar:
-            b, plan = prepare(
-                p,
-                backend,
-                "count",
-                verbose,
-                time_limit=time_limit,
-                workers=workers,
-                **solver,
-                progress=bar if backend_class(backend).capabilities.reports_progress else None,
-            )
-            bar.workers = plan.workers
+            b, plan = _prepared(p, backend, "count", verbose, time_limit, workers, solver, bar)
             try:
                 with long_count_notice(plan, bar, quiet or time_limit is not None):
                     outcome = checked_claim(p, b, b.count(p))

@@ -22,7 +22,6 @@ from ..base import (
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
     PROGRESS,
-    SQUARES_RULES,
     SYMMETRIC_BY,
     TIME_LIMIT,
     WORKERS,
@@ -44,6 +43,7 @@ from ..base import (
     rows_of,
     symmetric_solutions,
 )
+from ..formulations import SQUARES_RULES
 from . import planner, pysearch, regions
 from .construct import construct
 from .planner import Algorithm, mib

@@ -78,12 +78,17 @@ def units(problem: Problem) -> list[int]:
     return out + list(by_label.values())
 
 
-def _by_units(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
+def _board(problem: Problem) -> tuple[int, int, list[int], int]:
+    """(n, rows, each square's conflicts, the squares no block takes) of a search's start."""
     n, m = problem.n, problem.rows
-    hits = conflicts(problem)
     free = (1 << (m * n)) - 1
     for r, c in problem.blocked:
         free &= ~(1 << (r * n + c))
+    return n, m, conflicts(problem), free
+
+
+def _by_units(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
+    n, _, hits, free = _board(problem)
     placed: list[int] = []
     for r, c in problem.fixed:  # (contradictions among them are answered before any search)
         square = r * n + c
@@ -127,11 +132,7 @@ def _by_units(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> It
 
 
 def _by_rows(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
-    n, m = problem.n, problem.rows
-    hits = conflicts(problem)
-    free = (1 << (m * n)) - 1
-    for r, c in problem.blocked:
-        free &= ~(1 << (r * n + c))
+    n, m, hits, free = _board(problem)
     fixed = dict(problem.fixed)
     row_bits = (1 << n) - 1
     cols: list[int] = []
