@@ -21,7 +21,6 @@ from ..io.render import FORMATS, MAX_DRAWN_N, write_solutions
 from ..model.drawing import draw
 from ..model.problem import Problem
 from ..run.interrupts import tell
-from ..run.partition import RecountDisagrees
 from .app import PartialResult, Terminated, UserError, app
 from .options import (
     PROBLEM,
@@ -307,6 +306,7 @@ def _count_one(
             raise UserError(why)
         with progress("sub-problems") as bar:
             from ..run.parallel import default_workers
+            from ..run.partition import RecountDisagrees  # (here: a count not cut into items loads none of it)
 
             bar.workers = workers or default_workers()
             saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
