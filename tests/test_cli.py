@@ -411,3 +411,26 @@ def test_a_table_stopped_by_its_limit_prints_the_terms_before_it_labelled_partia
     assert r.exit_code == 3
     line = r.stdout.splitlines()[-1]
     assert line.startswith(", ".join(map(str, A000170[7:12]))) and "(partial: the terms up to n = " in line, r.output
+
+
+#: OEIS A352661, A352662, A352663 (superqueen classes fixed by a quarter turn, by the half turn
+#: only, by none), n = 1..14.
+A352661 = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0]
+A352662 = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 6, 11]
+A352663 = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 18, 231, 642]
+
+
+def test_by_symmetry_splits_the_classes_as_oeis_does():
+    # (from n = 2: OEIS leaves n = 1's one class, which every symmetry fixes, out of all three)
+    r = run("count", "2..14", "--piece", "superqueen", "--by-symmetry")
+    assert r.exit_code == 0 and r.stdout.splitlines() == [
+        "quarter turn: " + ", ".join(map(str, A352661[1:])),
+        "half turn only: " + ", ".join(map(str, A352662[1:])),
+        "none: " + ", ".join(map(str, A352663[1:])),
+    ]
+    rec = json.loads(run("count", 13, "--piece", "superqueen", "--by-symmetry", "--json").stdout)
+    assert (rec["quarter_turn"], rec["half_turn_only"], rec["asymmetric"]) == (2, 6, 231)
+    assert rec["total"] == 2 * 2 + 4 * 6 + 8 * 231  # A051223 = 2 A352661 + 4 A352662 + 8 A352663
+    for args, says in ((["8", "--piece", "RF"], "rides the diagonals"), (["1..8", "-f", "bfile"], "one sequence")):
+        r = run("count", *args, "--by-symmetry")
+        assert r.exit_code == 2 and says in r.stderr, r.output

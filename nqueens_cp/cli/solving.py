@@ -160,6 +160,13 @@ def count(
     time_limit: TimeOpt = None,
     workers: WorkersOpt = None,
     unique: Annotated[bool, typer.Option("--unique", help="Count symmetry classes (fundamental solutions).")] = False,
+    by_symmetry: Annotated[
+        bool,
+        typer.Option(
+            "--by-symmetry",
+            help="The classes split by their symmetry: fixed by the quarter turn, by the half turn only, by none.",
+        ),
+    ] = False,
     dask: Annotated[
         str | None, typer.Option("--dask", metavar="ADDRESS", help="Count on a Dask scheduler, or 'local'.")
     ] = None,
@@ -202,7 +209,9 @@ def count(
         fmt="json" if fmt == "json" else "text",
         time_limit=time_limit,
         workers=workers,
-        unique=unique,
+        unique=unique or by_symmetry,
+        by_symmetry=by_symmetry,
+        noted=[],  # (the groups said on stderr: a table says each once)
         dask=dask,
         checkpoint=checkpoint,
         depth=depth,
@@ -213,6 +222,8 @@ def count(
         solver=solver,
         verbose=verbose,
     )
+    if by_symmetry and fmt == "bfile":
+        raise UserError("-f bfile writes one sequence: --by-symmetry makes three (--json has them all)")
     if n is not None and ".." in n:  # a table: a count for each N, printed as OEIS prints its terms
         if dask is not None or checkpoint is not None:
             raise UserError("a range of N counts each board in one run: it takes no --dask or --checkpoint")
@@ -220,12 +231,15 @@ def count(
             raise UserError("a range of sizes goes without --model")
         sizes = size_range(n, "N")
         problems = [spec.problem(str(k)) for k in sizes]  # every board checked before the first count
-        _table(problems, run, fmt)
+        _table(problems, run, fmt, list(SPLIT) if by_symmetry else ["count"])
         return
     p = spec.problem(n)
     rec = run(p)
     if rec["count"] == 0 and p.contradiction:
         no_solution(p, said_on_stdout=True)
+    if by_symmetry and fmt == "text":
+        echo(", ".join(f"{what} {rec[key]}" for key, what in SPLIT.items()) + f" ({rec['count']} classes)")
+        return
     echo(json.dumps(rec) if fmt == "json" else f"{p.n} {rec['count']}" if fmt == "bfile" else str(rec["count"]))
 
 
@@ -242,12 +256,42 @@ def _prepared(
     return b, plan
 
 
-def _table(problems: list[Problem], run: Any, fmt: str) -> None:
+#: The classes `--by-symmetry` splits a count into, by the record's key (superqueens: OEIS
+#: A352661, A352662, A352663).
+SPLIT = {"quarter_turn": "quarter turn", "half_turn_only": "half turn only", "asymmetric": "none"}
+
+
+def _split(p: Problem, classes: Any) -> dict[str, int]:
+    """The classes fixed by the quarter turn, by the half turn alone, by no symmetry: told by the
+    size of each class where all 8 symmetries hold and the piece rides the diagonals (then no
+    reflection fixes a solution: a class of 2 or 1 is fixed by the quarter turn, one of 4 by
+    the half turn alone)."""
+    if len(classes.group) != 8 or not p.rule.diagonals:
+        raise UserError(
+            "--by-symmetry splits the classes of a square board that keeps all 8 symmetries, for a piece that "
+            f"rides the diagonals (here {len(classes.group)} symmetries hold, piece {p.piece})"
+        )
+    size = classes.by_orbit
+    return {
+        "quarter_turn": size.get(1, 0) + size.get(2, 0),
+        "half_turn_only": size.get(4, 0),
+        "asymmetric": size.get(8, 0),
+    }
+
+
+def _table(problems: list[Problem], run: Any, fmt: str, keys: list[str]) -> None:
     """Each board's count, as it finishes: a JSON record a line (`json`), `n a(n)` lines (`bfile`,
-    OEIS's b-files), or, at the end, one line of terms separated by commas (OEIS's data line).
+    OEIS's b-files), or, at the end, one line of terms separated by commas (OEIS's data line;
+    one a sequence of `keys`, labelled, where a count is split).
     A count stopped by its limit ends the table there: the terms before it are printed (the
     data line labelled partial), then exit 3."""
-    terms: list[str] = []
+    terms: list[dict[str, Any]] = []
+    label = (lambda key: f"{SPLIT[key]}: ") if keys != ["count"] else (lambda key: "")
+
+    def lines(partial: str = "") -> None:
+        for key in keys:
+            echo(label(key) + ", ".join(str(rec[key]) for rec in terms) + partial)
+
     try:
         for p in problems:
             rec = run(p)
@@ -255,13 +299,13 @@ def _table(problems: list[Problem], run: Any, fmt: str) -> None:
                 echo(json.dumps(rec))
             elif fmt == "bfile":
                 echo(f"{p.n} {rec['count']}")
-            terms.append(str(rec["count"]))
+            terms.append(rec)
     except PartialResult:
         if fmt == "text" and terms:
-            echo(", ".join(terms) + f" (partial: the terms up to n = {problems[len(terms) - 1].n})")
+            lines(f" (partial: the terms up to n = {problems[len(terms) - 1].n})")
         raise
     if fmt == "text":
-        echo(", ".join(terms))
+        lines()
 
 
 def _count_one(
@@ -272,6 +316,8 @@ def _count_one(
     time_limit: float | None,
     workers: int | None,
     unique: bool,
+    by_symmetry: bool,
+    noted: list[tuple[str, ...]],
     dask: str | None,
     checkpoint: Path | None,
     depth: int | None,
@@ -366,7 +412,10 @@ def _count_one(
             **classes.symmetric,
             "symmetries": list(classes.group),
         }
-        if fmt == "text":
+        if by_symmetry:
+            rec |= _split(p, classes)
+        if fmt == "text" and classes.group not in noted:
+            noted.append(classes.group)
             note_symmetries(classes.group)
     else:
         with progress("sub-problems") as bar:
