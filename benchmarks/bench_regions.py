@@ -13,17 +13,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from bench_classes import best  # (benchmarks/ is the script's folder)
+
 import nqueens_cp as nq
 from nqueens_cp.bench.generate import region_set
-
-
-def best(call, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

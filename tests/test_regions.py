@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from itertools import permutations
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,7 @@ from nqueens_cp import InvalidProblem, Problem, Rule
 from nqueens_cp.backends import backend_class
 from nqueens_cp.io.formats import read_model
 from tests.conftest import run
-from tests.test_pieces import attacks_by_definition
+from tests.test_pieces import brute_force as stepped
 
 #: The backends that model region maps, as they declare.
 MODELLED = [name for name in nq.BACKENDS if Rule.REGIONS in backend_class(name).capabilities.rules]
@@ -27,23 +27,13 @@ PUZZLE = ["AAAAAD", "ACABDD", "ACABDD", "AEEDDF", "EEEEEF", "EEEEEF"]
 
 
 def by_the_rules(p: Problem) -> set[tuple[int, ...]]:
-    """Every placement of one piece a row that no move attacks and that puts exactly one piece
-    in each region."""
+    """Every placement of one piece a row that no move attacks (test_pieces' brute force, which
+    steps along the moves) and that puts exactly one piece in each region."""
     labels = {ch for row in p.regions for ch in row}
-    out = set()
-    for perm in permutations(range(p.n), p.rows):
-        squares = list(enumerate(perm))
-        if any(sq in p.blocked for sq in squares) or any(perm[r] != c for r, c in p.fixed):
-            continue
-        if {p.regions[r][c] for r, c in squares} != labels or len(labels) != p.rows:
-            continue
-        if not any(
-            attacks_by_definition(p.rule, squares[i], squares[j], p.n, p.torus, p.rows)
-            for i in range(p.rows)
-            for j in range(i + 1, p.rows)
-        ):
-            out.add(perm)
-    return out
+    if len(labels) != p.rows:
+        return set()
+    placements = stepped(replace(p, regions=()))
+    return {perm for perm in placements if {p.regions[r][c] for r, c in enumerate(perm)} == labels}
 
 
 def random_map(rng: random.Random, rows: int, n: int) -> list[str]:
