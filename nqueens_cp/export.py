@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from .backends import BACKENDS, backend_class, get_backend
+from .backends import BACKENDS, backend_class, formulation_of, get_backend
 from .io.minizinc import data_text, model_text, squares_data_text
 from .model.problem import NQueensError, Problem
 
@@ -32,12 +32,9 @@ def export(problem: Problem, fmt: str, out: TextIO, data: TextIO | None = None) 
     if fmt == MINIZINC:
         if data is None:
             raise NQueensError("a MiniZinc export is two files: the model and its data")
-        if problem.regions:  # (the permutation's model has no regions: the squares one states them)
-            out.write(model_text("squares"))
-            data.write(squares_data_text(problem))
-            return
-        out.write(model_text())
-        data.write(data_text(problem))
+        formulation = formulation_of({}, problem)  # (a region map takes the squares)
+        out.write(model_text(formulation))
+        data.write(squares_data_text(problem) if formulation == "squares" else data_text(problem))
         return
     for name in BACKENDS:
         if fmt in backend_class(name).capabilities.exports:

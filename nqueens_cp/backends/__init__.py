@@ -33,7 +33,7 @@ from .base import (
     WrongAnswer,
     counted,
 )
-from .formulations import FORMULATION, FORMULATIONS
+from .formulations import FORMULATION, FORMULATIONS, formulation_of
 
 BACKENDS: tuple[str, ...] = ("bitmask", "cpsat", "constraint", "sat", "minizinc", "clingo", "cpmpy")
 
@@ -189,6 +189,7 @@ __all__ = [
     "available_backends",
     "backend_class",
     "counted",
+    "formulation_of",
     "get_backend",
     "installed",
     "installed_record",

@@ -32,25 +32,24 @@ FORMULATION = Option(
 )
 
 
-def formulation_of(settings: dict[str, Any], problem: Problem | None = None) -> str:
-    """The formulation a backend's options name (the permutation where none is named); an
-    unknown one is refused, from the library as from the command line. A problem the
-    permutation cannot state (a region map) takes the squares, and refuses the permutation
-    named for it."""
-    named = settings.get("formulation")
-    if problem is not None and problem.regions:
-        if named == "permutation":
-            raise UnsupportedProblem("the permutation formulation has no regions: --formulation squares states them")
-        return "squares"
-    return _formulation(str(named or "permutation"))
-
-
-
-
-
 #: The rules the squares formulation adds to the placement puzzle's: a backend that compiles it
 #: declares them.
 SQUARES_RULES: frozenset[Rule] = frozenset({Rule.REGIONS})
+
+
+def formulation_of(settings: dict[str, Any], problem: Problem) -> str:
+    """The formulation a backend's options name (the permutation where none is named); an
+    unknown one is refused, from the library as from the command line. A problem that needs a
+    rule only the squares state (`SQUARES_RULES`: a region map) takes the squares, and refuses
+    the permutation named for it."""
+    named = settings.get("formulation")
+    beyond = problem.rules & SQUARES_RULES
+    if beyond:
+        if named == "permutation":
+            said = " or ".join(sorted(rule.value for rule in beyond))
+            raise UnsupportedProblem(f"the permutation formulation has no {said}: --formulation squares states them")
+        return "squares"
+    return _formulation(str(named or "permutation"))
 
 
 def formulated(*options: Option, **more: Any) -> Capabilities:

@@ -37,7 +37,7 @@ from .base import (
     UnsupportedProblem,
     package_version,
 )
-from .formulations import formulated, formulation_of
+from .formulations import SQUARES_RULES, formulated, formulation_of
 
 #: The largest board modelled: n^2 variables and O(n^2) clauses.
 MAX_N = 500
@@ -397,13 +397,14 @@ class SatBackend(Backend):
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         if fmt not in ENCODINGS:
             super().export(problem, fmt, out)
-        if problem.regions:
-            raise UnsupportedProblem(
-                "sat: the DIMACS export is the permutation's CNF, which has no regions: --to mzn, lp or cpsat has them"
-            )
         # (its header numbers the squares as `check` reads them: the permutation's)
         if formulation_of(self.settings, problem) != "permutation":
-            raise UnsupportedProblem("sat: export writes the CNF of the permutation formulation (no --formulation)")
+            beyond = " or ".join(sorted(rule.value for rule in problem.rules & SQUARES_RULES))
+            raise UnsupportedProblem(
+                f"sat: the DIMACS export is the permutation's CNF, which has no {beyond}: --to mzn, lp or cpsat"
+                if beyond
+                else "sat: export writes the CNF of the permutation formulation (no --formulation)"
+            )
         self.plan(problem, Task.FIRST)
         amo, name = ENCODINGS[fmt]
         size = pairwise_clauses(problem) if amo is pairwise else 0

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .. import api
-from ..backends import Backend, Outcome, Plan
+from ..backends import Backend, Optimality, Outcome, Plan
 from ..model.problem import Problem, plural
 from ..run.files import replacing
 from ..run.interrupts import deliver
@@ -63,7 +63,7 @@ def record(
         if outcome.reason is not None:
             rec["reason"] = outcome.reason.value
         if outcome.optimality is not None:  # an optimisation: its value, the bound proved, whether they meet
-            rec |= {"value": outcome.value, "bound": outcome.bound, "optimal": outcome.optimality.value == "optimal"}
+            rec |= {"value": outcome.value, "bound": outcome.bound, "optimal": outcome.optimality is Optimality.OPTIMAL}
     rec["plan"] = plan.as_dict()
     rec["stats"] = outcome.stats if outcome is not None else dict(stats or {})
     rec["seconds"] = round(time.perf_counter() - start, 6)

@@ -357,8 +357,9 @@ def _count_one(
             bar.workers = workers or default_workers()
             saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
             silent = quiet or check or time_limit is not None
+            planned = b.plan(p, "count")  # (the plan the count makes; the stop's records name it)
             try:
-                with long_count_notice(b.plan(p, "count"), bar, silent):
+                with long_count_notice(planned, bar, silent):
                     total, plan = api.count_partitioned(
                         p,
                         b,
@@ -377,14 +378,14 @@ def _count_one(
                 partial = exc.__cause__ if exc.__cause__ is not None else exc
                 stopped = Outcome(status=Status.UNKNOWN, reason=exc.reason, count=exc.partial)
                 found = {"count": exc.partial, "partial": True}  # a lower bound, as every stopped count's
-                rec = record(p, b, b.plan(p, "count"), stopped, start) | found
+                rec = record(p, b, planned, stopped, start) | found
                 echo(json.dumps(rec) if fmt == "json" else f"{exc.partial} (partial: at least)")
                 raise PartialResult(f"{b.name}: time limit reached; {partial}{saved}") from None
             except RecountDisagrees as exc:  # a wrong record: a wrong answer, not the user's to fix
                 raise WrongAnswer("the checkpoint", str(exc)) from None
             except (KeyboardInterrupt, Terminated):  # said with the stop: what was counted, where it is kept
                 where = f"{bar.done:,} of {bar.total:,} sub-problems counted{saved}" if checkpoint is not None else ""
-                _stopped(p, b, b.plan(p, "count"), bar, start, fmt, where)
+                _stopped(p, b, planned, bar, start, fmt, where)
                 raise
         if recount:
             sys.stderr.write(f"nqueens: {plan.reason}\n")

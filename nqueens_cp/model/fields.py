@@ -102,9 +102,6 @@ FIELDS: tuple[Field, ...] = (
         flag="--fix",
         flag_help="Pre-placed piece, 0-based.",
     ),
-)
-
-FIELDS += (
     Field(
         "regions",
         "regions",
@@ -121,5 +118,4 @@ FIELDS += (
 #: The fields that are sets of squares.
 SQUARE_FIELDS: tuple[Field, ...] = tuple(f for f in FIELDS if f.squares)
 
-BY_NAME = {f.name: f for f in FIELDS}
 BY_KEY = {f.key: f for f in FIELDS}

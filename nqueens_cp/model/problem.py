@@ -203,13 +203,11 @@ class Problem:
             return f"the map has {len(labels)} regions for {self.rows} pieces (exactly one in each)"
         for i, a in enumerate(self.fixed):
             for b in self.fixed[i + 1 :]:
-                if self.regions and self.regions[a[0]][a[1]] == self.regions[b[0]][b[1]]:
-                    return f"the pre-placed pieces on {a} and {b} stand in one region"
-        for i, a in enumerate(self.fixed):
-            for b in self.fixed[i + 1 :]:
                 line = " (two pieces in one row)" if a[0] == b[0] else " (two in one column)" if a[1] == b[1] else ""
                 if line or self.attacks(a, b) or self.attacks(b, a):
                     return f"the pre-placed pieces on {a} and {b} attack each other{line}"
+                if self.regions and self.regions[a[0]][a[1]] == self.regions[b[0]][b[1]]:
+                    return f"the pre-placed pieces on {a} and {b} stand in one region"
         return None
 
     # -- derived views -------------------------------------------------------------------
@@ -267,14 +265,13 @@ class Problem:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Problem:
         """The problem `as_dict` wrote (keys not given take their defaults)."""
-        from .fields import FIELDS
+        from .fields import BY_KEY
 
-        known = {f.key: f for f in FIELDS}
-        unknown = set(data) - set(known)
+        unknown = set(data) - set(BY_KEY)
         if unknown:
-            raise InvalidProblem(f"unknown field {sorted(unknown)[0]!r} (known: {', '.join(known)})")
+            raise InvalidProblem(f"unknown field {sorted(unknown)[0]!r} (known: {', '.join(BY_KEY)})")
         given: dict[str, Any] = {
-            known[k].name: ([tuple(sq) for sq in v] if known[k].squares else v) for k, v in data.items()
+            BY_KEY[k].name: ([tuple(sq) for sq in v] if BY_KEY[k].squares else v) for k, v in data.items()
         }
         return cls(**given)
 

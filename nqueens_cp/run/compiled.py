@@ -33,7 +33,7 @@ def cache_dir() -> str:
     """$XDG_CACHE_HOME/nqueens_cp/numba (~/.cache/nqueens_cp/numba). A relative XDG_CACHE_HOME
     is ignored, as the XDG spec asks (it put the cache under whatever folder a run started in);
     with no usable home either, the cache is a private folder of this user's in the temporary
-    folder, made 0700 before anything can be written into it (`trusted` checks it after)."""
+    folder, made 0700 before anything can be written into it (`distrusted` checks it after)."""
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):
         home = os.path.expanduser("~") if os.environ.get("HOME", "~") else ""  # an empty HOME reads as /

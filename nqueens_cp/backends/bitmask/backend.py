@@ -170,7 +170,8 @@ class BitmaskBackend(Backend):
         return Outcome(status=Status.SOLVED, solution=sol, count=1)
 
     def _first_row_search(self, problem: Problem, plan: Plan) -> Outcome:
-        """The lexicographically first solution: the row search, compiled or on Python integers."""
+        """The first solution of the stream: the row search's, compiled or on Python integers
+        (the lexicographically first), or the region search's (`--lexicographic` for that one)."""
         stats: Stats = {}
         if plan.algorithm in (Algorithm.ROWS_PYTHON, Algorithm.REGIONS):
             stream: Iterator[Any] = self._solutions(problem, plan, stats)

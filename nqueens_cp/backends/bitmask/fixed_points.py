@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 
 from ...model.problem import Problem
 from ...model.symmetry import image_square
+from .regions import conflicts, usable
 
 
 class Orbits:
@@ -26,13 +27,9 @@ class Orbits:
     way; the other squares of its region), and the usable squares."""
 
     def __init__(self, problem: Problem) -> None:
-        n, m = problem.n, problem.rows
-        self.problem, self.n, self.m = problem, n, m
-        from .regions import conflicts
-
+        self.problem, self.n, self.m = problem, problem.n, problem.rows
         self.conflicts = conflicts(problem)  # (a region map's squares conflict with their region's)
-        blocked = sum(1 << (r * n + c) for r, c in problem.blocked)
-        self.usable = ((1 << (m * n)) - 1) & ~blocked
+        self.usable = usable(problem)
 
     def placed(self, squares: Iterable[tuple[int, int]]) -> tuple[int, int, int] | None:
         """(their bits, their rows' bits, the bits they conflict with) for pieces on `squares`

@@ -1,9 +1,8 @@
-"""The search for boards with a region map (the daily "Queens" puzzle and its kin): a row at a
-time, each square's conflicts a bitmask over the whole board (its row and column, the squares
-its piece attacks and those that attack it, and the other squares of its region), so placing a
-piece is one AND and the last row's choice is the only one left. A map's constraint prunes more
-than the lines do, the more so where the most constrained row, column or region takes the next
-piece. Solutions are checked as every stream is.
+"""The search for boards with a region map (the daily "Queens" puzzle and its kin): each
+square's conflicts a bitmask over the whole board (its row and column, the squares its piece
+attacks and those that attack it, and the other squares of its region), so placing a piece is
+one AND; the next piece goes to the most constrained row, column or region (row after row for
+the lexicographically first solution). Solutions are checked as every stream is.
 """
 
 from __future__ import annotations
@@ -25,14 +24,21 @@ def conflicts(problem: Problem) -> list[int]:
     squares of its region."""
     n = problem.n
     out = list(_piece_conflicts(replace(problem, regions=())))
-    by_label: dict[str, int] = {}
+    masks = region_masks(problem)
     for r, row in enumerate(problem.regions):
         for c, label in enumerate(row):
-            by_label[label] = by_label.get(label, 0) | 1 << (r * n + c)
-    for r, row in enumerate(problem.regions):
-        for c, label in enumerate(row):
-            out[r * n + c] |= by_label[label]
+            out[r * n + c] |= masks[label]
     return out
+
+
+def region_masks(problem: Problem) -> dict[str, int]:
+    """Each region's squares as bits of the board, by its label (none without a map)."""
+    n = problem.n
+    masks: dict[str, int] = {}
+    for r, row in enumerate(problem.regions):
+        for c, label in enumerate(row):
+            masks[label] = masks.get(label, 0) | 1 << (r * n + c)
+    return masks
 
 
 @functools.lru_cache(maxsize=8)
@@ -71,24 +77,20 @@ def units(problem: Problem) -> list[int]:
     out = [((1 << n) - 1) << (r * n) for r in range(m)]
     if m == n:  # as many pieces as columns: each column holds one too
         out += [sum(1 << (r * n + c) for r in range(m)) for c in range(n)]
-    by_label: dict[str, int] = {}
-    for r, row in enumerate(problem.regions):
-        for c, label in enumerate(row):
-            by_label[label] = by_label.get(label, 0) | 1 << (r * n + c)
-    return out + list(by_label.values())
+    return out + list(region_masks(problem).values())
 
 
-def _board(problem: Problem) -> tuple[int, int, list[int], int]:
-    """(n, rows, each square's conflicts, the squares no block takes) of a search's start."""
+def usable(problem: Problem) -> int:
+    """The squares no block takes, as bits of the board."""
     n, m = problem.n, problem.rows
     free = (1 << (m * n)) - 1
     for r, c in problem.blocked:
         free &= ~(1 << (r * n + c))
-    return n, m, conflicts(problem), free
+    return free
 
 
 def _by_units(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
-    n, _, hits, free = _board(problem)
+    n, hits, free = problem.n, conflicts(problem), usable(problem)
     placed: list[int] = []
     for r, c in problem.fixed:  # (contradictions among them are answered before any search)
         square = r * n + c
@@ -98,11 +100,10 @@ def _by_units(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> It
         free &= ~hits[square]
     todo = units(problem)
     nodes = found = guesses = 0
-    stack: list[tuple[int, list[int], int]] = [(free, placed, 0)]
+    stack = [(free, placed, sum(1 << sq for sq in placed))]  # (free squares, pieces, their bits)
     try:
         while stack:
-            free, placed, _ = stack.pop()
-            occupied = sum(1 << sq for sq in placed)
+            free, placed, occupied = stack.pop()
             best, best_count = -1, 1 << 30
             for unit in todo:
                 if unit & occupied:
@@ -125,14 +126,14 @@ def _by_units(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> It
                 nodes += 1
                 if not nodes % CHECK_EVERY:
                     deadline.check(found)
-                stack.append((free & ~hits[square], [*placed, square], square))
+                stack.append((free & ~hits[square], [*placed, square], occupied | low))
     finally:
         stats["nodes"] = stats.get("nodes", 0) + nodes
         stats["guesses"] = stats.get("guesses", 0) + guesses
 
 
 def _by_rows(problem: Problem, deadline: Deadline, stats: dict[str, int]) -> Iterator[Solution]:
-    n, m, hits, free = _board(problem)
+    n, m, hits, free = problem.n, problem.rows, conflicts(problem), usable(problem)
     fixed = dict(problem.fixed)
     row_bits = (1 << n) - 1
     cols: list[int] = []
