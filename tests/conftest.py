@@ -22,6 +22,17 @@ from typer.testing import CliRunner
 from nqueens_cp import Problem
 from nqueens_cp.backends.base import Deadline
 
+
+def oeis(number: str) -> list[int]:
+    """The terms of OEIS sequence `number` as tests/data/oeis.tsv holds them (copied from the
+    OEIS data; the first term is the sequence's offset's)."""
+    for line in (Path(__file__).parent / "data" / "oeis.tsv").read_text().splitlines():
+        fields = line.split("\t")
+        if fields[0] == number:
+            return [int(t) for t in fields[3].split(",")]
+    raise KeyError(number)
+
+
 #: OEIS A000170: solutions of n-queens, n = 1..
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512]
 #: OEIS A002562: fundamental solutions (up to the 8 symmetries of the square), n = 1..

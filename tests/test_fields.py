@@ -29,6 +29,9 @@ EVERY = Problem(
     torus=True,
     rows=6,
     regions=["AAABBBB", "AACCCBB", "DDCCEEE", "DDCCEEE", "FFFFEEE", "FFFFFFF"],
+    walls=[(3, 0), (1, 6)],
+    pieces=6,
+    pawns=1,
 )
 
 #: Another value for each field (by its name), away from the default (a set of another size).
@@ -40,6 +43,9 @@ OTHER = {
     "blocked": [(1, 1)],
     "fixed": [(3, 5), (4, 0)],
     "regions": ["ABCDEFA", "ABCDEFA", "ABCDEFA", "ABCDEFA", "ABCDEFA", "ABCDEFA"],
+    "walls": [(3, 3)],
+    "pieces": 7,
+    "pawns": 2,
 }
 
 

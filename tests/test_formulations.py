@@ -32,7 +32,7 @@ CLASSES = {
 BOTH = [name for name in nq.BACKENDS if FORMULATION in backend_class(name).capabilities.options]
 
 
-def _solved(model: SquaresModel) -> set[tuple[int, ...]]:
+def _solved(model: SquaresModel, p: Problem) -> set[tuple[int, ...]]:
     """Every 0/1 assignment the model allows, by a row-by-row search written for the test."""
     conflict: dict[int, set[int]] = {}
     for group in model.at_most_one:
@@ -46,7 +46,7 @@ def _solved(model: SquaresModel) -> set[tuple[int, ...]]:
     def extend(row: int, chosen: list[int]) -> None:
         if row == len(model.exactly_one):
             if set(model.fixed) <= set(chosen) and len(chosen) == model.pieces:
-                found.add(model.solution(chosen))
+                found.add(model.solution(p, chosen))
             return
         for v in model.exactly_one[row]:
             if not any(v in conflict.get(c, ()) for c in chosen):
@@ -67,7 +67,7 @@ def test_the_squares_model_holds_exactly_the_brute_force_s_solutions():
         free = [sq for sq in squares if sq not in blocked]
         fixed = rng.sample(free, rng.randint(0, min(1, len(free))))
         p = Problem(n, rng.choice(pieces), blocked=blocked, fixed=fixed, torus=rng.random() < 0.4, rows=rows)
-        assert _solved(squares_model(p)) == brute_force(p), p
+        assert _solved(squares_model(p), p) == brute_force(p), p
 
 
 def test_four_backends_or_more_compile_both():

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
+from ..model.problem import Rule
 from . import base as base_module
 from .base import (
     Backend,
@@ -66,7 +67,13 @@ def answering(task: Task) -> list[str]:
     return [name for name in BACKENDS if task in backend_class(name).capabilities.tasks]
 
 
+def modelling(rules: frozenset[Rule]) -> list[str]:
+    """The registered backends that declare every one of `rules` (what a refusal names)."""
+    return [name for name in BACKENDS if rules <= backend_class(name).capabilities.rules]
+
+
 base_module.answering = answering
+base_module.modelling = modelling
 
 
 def available_backends() -> list[str]:

@@ -317,6 +317,10 @@ PLACEMENT_RULES: frozenset[Rule] = frozenset(
 answering: Callable[[Task], list[str]] = lambda task: []  # noqa: E731
 
 
+#: The registered backends that model every rule of a set, set by the registry likewise.
+modelling: Callable[[frozenset[Rule]], list[str]] = lambda rules: []  # noqa: E731
+
+
 def answered_by(task: Task) -> str:
     """" (those that do: A, B)" for the registered backends that declare `task`."""
     names = answering(task)
@@ -520,7 +524,9 @@ class Backend:
         self._checked_subsolver()
         why = self.supports(problem)
         if why:
-            raise UnsupportedProblem(f"backend {self.name!r} cannot model {why}")
+            able = modelling(problem.rules)
+            those = f" (those that do: {', '.join(able)})" if able and problem.rules - self.capabilities.rules else ""
+            raise UnsupportedProblem(f"backend {self.name!r} cannot model {why}{those}")
         for option in self.capabilities.options:
             given = self.settings.get(option.name) not in (None, False)
             if given and option.tasks is not None and task not in option.tasks:
@@ -686,7 +692,7 @@ class Backend:
         the search has no further solution ready."""
         import numpy as np
 
-        n = problem.rows
+        n = problem.width
         chunk: list[Solution] = []
         try:
             for sol in stream:
@@ -721,7 +727,7 @@ class Backend:
     def _count_classes(self, problem: Problem, plan: Plan) -> ClassCount:
         """Optional: by default every solution is enumerated and tested for being its class's
         canonical member."""
-        from ..model.symmetry import problem_symmetries, transform
+        from ..model.symmetry import image, problem_symmetries
 
         group = problem_symmetries(problem)
         by_orbit: dict[int, int] = {}
@@ -729,7 +735,7 @@ class Backend:
         symmetric = dict.fromkeys(turns, 0)
         stats: Stats = {}
         for sol in self._checked(problem, self._solutions(problem, plan, stats)):
-            images = {g: transform(sol, g, problem.n) for g in group}
+            images = {g: image(problem, sol, g) for g in group}
             if min(images.values()) == sol:  # its class's smallest member
                 orbit = len(group) // sum(image == sol for image in images.values())
                 by_orbit[orbit] = by_orbit.get(orbit, 0) + 1

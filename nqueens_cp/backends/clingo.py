@@ -86,15 +86,16 @@ def _solved(problem: Problem, models: int, formulation: str = "permutation") -> 
     ctl.ground([("base", [])])
     with ctl.solve(yield_=True) as handle:
         for model in handle:
-            yield _placement(model.symbols(shown=True), problem.rows)
+            yield _placement(problem, model.symbols(shown=True))
 
 
-def _placement(symbols: list[Any], rows: int) -> Solution:
-    cols = [-1] * rows
+def _placement(problem: Problem, symbols: list[Any]) -> Solution:
+    """The solution of a model's atoms: q(R,C) a piece, pawn(R,C) a pawn (ASP counts from 1)."""
+    found: dict[str, list[tuple[int, int]]] = {"q": [], "pawn": []}
     for s in symbols:
         r, c = (a.number for a in s.arguments)
-        cols[r - 1] = c - 1  # ASP counts from 1
-    return tuple(cols)
+        found[s.name].append((r - 1, c - 1))
+    return problem.encode(found["q"], found["pawn"])
 
 
 BACKEND = ClingoBackend

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..model.problem import Problem, Solution
@@ -122,29 +122,46 @@ def model(problem: Problem) -> tuple[Any, Any]:
     return cp.Model(constraints), q
 
 
-def squares(problem: Problem) -> tuple[Any, Any]:
-    """The squares formulation (`model/squares.py`) in CPMpy: a Boolean a usable square, each
-    row's sum 1, each line's at most 1, no two a leap apart, the pre-placed ones 1; q[r], row
-    r's column, tied to its row's Booleans (what the stream reads)."""
+def _read_q(built: Any, q: Any) -> tuple[Any, Callable[[], Solution]]:
+    """The permutation's model and what its stream reads: q's values."""
+    return built, lambda: tuple(int(v) for v in q.value())
+
+
+def squares(problem: Problem) -> tuple[Any, Callable[[], Solution]]:
+    """The squares formulation (`model/squares.py`) in CPMpy: a Boolean a usable square (and
+    one a square a pawn may take), each row's sum 1, each line's at most 1, no two a leap
+    apart, the pre-placed ones 1, the pieces (and pawns) counted, two pieces a pawn must
+    separate a clause of the pawns between them; with one piece a row, q[r], row r's column,
+    tied to its row's Booleans. The stream reads the Booleans (`SquaresModel.solution`)."""
     import cpmpy as cp
 
     from ..model.squares import squares_model
 
     sm = squares_model(problem)
-    x = cp.boolvar(shape=len(sm.squares), name="x") if sm.squares else []
-    q = cp.cpm_array([cp.intvar(0, problem.n - 1, name=f"q{r}") for r in range(problem.rows)])
-    constraints: list[Any] = []
+    x = cp.boolvar(shape=(len(sm.squares),), name="x") if sm.squares else []
+    y = cp.boolvar(shape=(len(sm.pawn_at),), name="p") if sm.pawn_at else []
+    rows = 0 if problem.anywhere else problem.rows
+    q = cp.cpm_array([cp.intvar(0, problem.n - 1, name=f"q{r}") for r in range(rows)]) if rows else []
+    constraints: list[Any] = [~x[i] | ~y[k] for k, i in enumerate(sm.pawn_at)]
+    constraints += [cp.sum(y) == sm.pawns] if sm.pawn_at else []
+    constraints += [cp.any([~x[a], ~x[b], *(y[k] for k in between)]) for a, b, between in sm.separated]
+    constraints += [cp.sum(x) == sm.pieces] if problem.anywhere and sm.squares else []
     for group in sm.exactly_one:
         constraints.append(cp.sum([x[i] for i in group]) == 1 if group else cp.BoolVal(False))
     constraints += [cp.sum([x[i] for i in group]) <= 1 for group in sm.at_most_one]
     constraints += [~x[a] | ~x[b] for a, b in sm.apart]
     constraints += [x[i] == 1 for i in sm.fixed]
     constraints += [cp.sum([x[i] for i in group]) == 1 if group else cp.BoolVal(False) for group in sm.regions]
-    for r in range(problem.rows):
+    for r in range(rows):
         row = [i for i, (rr, _) in enumerate(sm.squares) if rr == r]
         if row:
             constraints.append(q[r] == cp.sum([sm.squares[i][1] * x[i] for i in row]))
-    return cp.Model(constraints), q
+
+    def solution() -> Solution:
+        ones = [i for i in range(len(sm.squares)) if x[i].value()]
+        return sm.solution(problem, ones, [k for k in range(len(sm.pawn_at)) if y[k].value()])
+
+    return cp.Model(constraints), solution
 
 
 def _solutions_in_child(problem: Problem, solver: str, limit: int | None, emit: Any, formulation: str) -> None:
@@ -155,9 +172,9 @@ def _solutions_in_child(problem: Problem, solver: str, limit: int | None, emit: 
     warnings.simplefilter("ignore")  # CPMpy's notes on enumeration would reach the user's stderr
     from cpmpy import SolverLookup
 
-    built, q = (squares if formulation == "squares" else model)(problem)
+    built, solution = squares(problem) if formulation == "squares" else _read_q(*model(problem))
     s = SolverLookup.get(solver, built)
-    s.solveAll(display=lambda: emit(tuple(int(v) for v in q.value())), solution_limit=limit)
+    s.solveAll(display=lambda: emit(solution()), solution_limit=limit)
     emit(("end", s.status().exitstatus.name))
 
 

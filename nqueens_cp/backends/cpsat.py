@@ -16,7 +16,7 @@ import functools
 import gc
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from ..model.problem import Problem, Solution
@@ -88,18 +88,29 @@ def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVa
     return model, q
 
 
-def build_squares(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
-    """The squares formulation (`model/squares.py`) in CP-SAT: a Boolean a usable square, the
-    model's groups as exactly-one and at-most-one constraints, leaps as clauses, the search
-    deciding the Booleans; q[r], row r's column, tied to its Booleans, is read as the
-    permutation's variables are."""
+#: What a search reads: the variables whose values make a solution, and how they make it.
+Read = tuple[list[Any], Callable[[list[int]], Solution]]
+
+
+def build_squares(problem: Problem) -> tuple[cp_model.CpModel, Read]:
+    """The squares formulation (`model/squares.py`) in CP-SAT: a Boolean a usable square (and a
+    square a pawn may take), the model's groups as exactly-one and at-most-one constraints,
+    leaps and separations as clauses, the search deciding the Booleans, which are read back
+    (`SquaresModel.solution`); with one piece a row, q[r], row r's column, is tied to them as
+    the exported model's readers expect."""
     from ..model.squares import squares_model
 
     sm = squares_model(problem)
     model = cp_model.CpModel()
-    # q first: the stream reads variables 0 .. rows-1 as the columns, in either formulation
-    q = [model.new_int_var(0, problem.n - 1, f"q{r}") for r in range(problem.rows)]
+    q = [] if problem.anywhere else [model.new_int_var(0, problem.n - 1, f"q{r}") for r in range(problem.rows)]
     x = [model.new_bool_var(f"x{r}_{c}") for r, c in sm.squares]
+    y = [model.new_bool_var(f"p{sm.squares[i][0]}_{sm.squares[i][1]}") for i in sm.pawn_at]
+    for k, i in enumerate(sm.pawn_at):
+        model.add_at_most_one([x[i], y[k]])
+    if y:
+        model.add(sum(y) == sm.pawns)
+    for a, b, between in sm.separated:
+        model.add_bool_or([x[a].Not(), x[b].Not(), *(y[k] for k in between)])
     for group in sm.exactly_one:
         model.add_exactly_one(x[i] for i in group)
     for group in sm.at_most_one:
@@ -114,14 +125,24 @@ def build_squares(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.Int
     by_row: dict[int, list[int]] = {}
     for i, (r, _) in enumerate(sm.squares):
         by_row.setdefault(r, []).append(i)
-    for r in range(problem.rows):
-        model.add(q[r] == sum(sm.squares[i][1] * x[i] for i in by_row.get(r, [])))
-    model.add_decision_strategy(x, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)  # a square at a time
-    return model, q
+    for r, v in enumerate(q):
+        model.add(v == sum(sm.squares[i][1] * x[i] for i in by_row.get(r, [])))
+    model.add_decision_strategy([*y, *x], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)  # a square at a time
+    size = len(x)
+
+    def solution(values: list[int]) -> Solution:
+        pawns = [k for k, v in enumerate(values[size:]) if v]
+        return sm.solution(problem, [i for i in range(size) if values[i]], pawns)
+
+    return model, ([*x, *y], solution)
 
 
-def built(problem: Problem, formulation: str) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
-    return build_squares(problem) if formulation == "squares" else build_model(problem)
+def built(problem: Problem, formulation: str) -> tuple[cp_model.CpModel, Read]:
+    """The model of `formulation`, and what its searches read."""
+    if formulation == "squares":
+        return build_squares(problem)
+    model, q = build_model(problem)
+    return model, (q, tuple)
 
 
 #: The largest board modelled: domains are listed per row (n^2 values in all).
@@ -196,14 +217,15 @@ def _streamer() -> type:
     class Streamer(cp_model.CpSolverSolutionCallback):
         """Hands each solution over (a bounded `Handoff`); stops the search when told to."""
 
-        def __init__(self, n: int, out: Handoff, stop: threading.Event) -> None:
+        def __init__(self, read: Read, out: Handoff, stop: threading.Event) -> None:
             super().__init__()
-            self._n = n
+            self._read = read
             self._out = out
             self._stop = stop
 
         def on_solution_callback(self) -> None:
-            sol = tuple(self.SolutionIntegerValue(i) for i in range(self._n))
+            variables, solution = self._read
+            sol = solution([self.Value(v) for v in variables])
             if not self._out.put(sol, self._stop):
                 self.stop_search()
 
@@ -245,14 +267,14 @@ class CpSatBackend(Backend):
 
         return self.settings.get("workers") or default_workers()
 
-    def _enumeration(self, problem: Problem) -> tuple[cp_model.CpModel, cp_model.CpSolver]:
+    def _enumeration(self, problem: Problem) -> tuple[cp_model.CpModel, Read, cp_model.CpSolver]:
         """The model and solver set up to enumerate: one worker, a fixed search, smallest
         domain first (docs/benchmarks.md § CP-SAT's enumeration)."""
         formulation = formulation_of(self.settings, problem)
-        model, q = built(problem, formulation)
+        model, read = built(problem, formulation)
         if formulation == "permutation":  # (the squares' Booleans are branched on in order)
-            model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
-        return model, self._solver(enumerate_all=True)
+            model.add_decision_strategy(read[0], cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
+        return model, read, self._solver(enumerate_all=True)
 
     def _solver(self, enumerate_all: bool) -> cp_model.CpSolver:
         s = cp_model.CpSolver()
@@ -303,7 +325,7 @@ class CpSatBackend(Backend):
         return Unknown(self.name, reason, partial=partial)
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
-        model, solver = self._enumeration(problem)
+        model, read, solver = self._enumeration(problem)
         out: Handoff[Any] = Handoff(1024)
         stop = threading.Event()
         self._queue = out
@@ -311,7 +333,7 @@ class CpSatBackend(Backend):
         def end_marker() -> None:  # the consumer may have gone away: never block on it
             out.put(_DONE, stop)
 
-        run = _Run(solver, model, _streamer()(problem.rows, out, stop), end_marker)
+        run = _Run(solver, model, _streamer()(read, out, stop), end_marker)
         found = 0
         try:
             while (item := out.get()) is not _DONE:
@@ -329,7 +351,7 @@ class CpSatBackend(Backend):
         return not self._queue.empty()
 
     def _first(self, problem: Problem, plan: Plan) -> Outcome:
-        model, q = built(problem, formulation_of(self.settings, problem))
+        model, (variables, solution) = built(problem, formulation_of(self.settings, problem))
         run = _Run(self._solver(enumerate_all=False), model)
         stats: Stats = {}
         result = self._finish(run, run.wait(), model, False, stats)
@@ -337,7 +359,7 @@ class CpSatBackend(Backend):
             return Outcome(status=Status.UNKNOWN, count=0, reason=result, stats=stats)
         if result is Status.NO_SOLUTION:
             return Outcome(status=result, count=0, stats=stats)
-        return Outcome(status=result, solution=tuple(run.solver.value(v) for v in q), count=1, stats=stats)
+        return Outcome(status=result, solution=solution([run.solver.value(v) for v in variables]), count=1, stats=stats)
 
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         """The model in protobuf text format (CpModelProto), as `solve_model` or any CP-SAT

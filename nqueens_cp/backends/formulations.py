@@ -33,15 +33,15 @@ FORMULATION = Option(
 
 
 #: The rules the squares formulation adds to the placement puzzle's: a backend that compiles it
-#: declares them.
-SQUARES_RULES: frozenset[Rule] = frozenset({Rule.REGIONS})
+#: declares them (region maps, walls, pieces anywhere, pawns).
+SQUARES_RULES: frozenset[Rule] = frozenset({Rule.REGIONS, Rule.WALLS, Rule.ANYWHERE, Rule.PAWNS})
 
 
 def formulation_of(settings: dict[str, Any], problem: Problem) -> str:
     """The formulation a backend's options name (the permutation where none is named); an
     unknown one is refused, from the library as from the command line. A problem that needs a
-    rule only the squares state (`SQUARES_RULES`: a region map) takes the squares, and refuses
-    the permutation named for it."""
+    rule only the squares state (`SQUARES_RULES`: a region map, walls, pieces anywhere, pawns)
+    takes the squares, and refuses the permutation named for it."""
     named = settings.get("formulation")
     beyond = problem.rules & SQUARES_RULES
     if beyond:

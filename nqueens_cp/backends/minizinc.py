@@ -19,7 +19,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +139,7 @@ class MiniZincBackend(Backend):
             squares = formulation_of(self.settings, problem) == "squares"
             model.write_text(model_text(formulation_of(self.settings, problem)))
             data.write_text(squares_data_text(problem) if squares else data_text(problem))
+            read = _read_squares(problem) if squares else _read_q
             args = ["minizinc", "--solver", solver, "--json-stream", "--output-mode", "json"]
             if every:
                 args.append("--all-solutions")
@@ -157,7 +158,7 @@ class MiniZincBackend(Backend):
                     if kind == "solution":
                         found += 1
                         stats["solutions"] = found
-                        yield tuple(c - 1 for c in message["output"]["json"]["q"])  # MiniZinc counts from 1
+                        yield read(message["output"]["json"])
                     elif kind == "status":
                         status = message.get("status")
                     elif kind == "error":
@@ -175,6 +176,24 @@ class MiniZincBackend(Backend):
         stats: Stats = {}
         return first_of(self._run(problem, False, stats), stats)
 
+
+
+def _read_q(values: dict[str, Any]) -> Solution:
+    """The permutation's solution: q, the column of each row (MiniZinc counts from 1)."""
+    return tuple(c - 1 for c in values["q"])
+
+
+def _read_squares(problem: Problem) -> Callable[[dict[str, Any]], Solution]:
+    """The squares formulation's solution: the squares x and the pawns p that are true."""
+    from ..model.squares import squares_model
+
+    sm = squares_model(problem)
+
+    def read(values: dict[str, Any]) -> Solution:
+        pawns = [k for k, v in enumerate(values.get("p", [])) if v]
+        return sm.solution(problem, [i for i, v in enumerate(values["x"]) if v], pawns)
+
+    return read
 
 
 def _message(line: bytes) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from .base import (
     package_version,
 )
 from .formulations import SQUARES_RULES, formulated, formulation_of
+from .satbinary import Read
 
 #: The largest board modelled: n^2 variables and O(n^2) clauses.
 MAX_N = 500
@@ -109,6 +110,21 @@ class Cnf(NamedTuple):
     nv: int  # the highest variable
 
 
+def read_squares(problem: Problem, squares: list[tuple[int, int]], pawns: int = 0) -> Read:
+    """The Read of a CNF whose variable i + 1 is a piece on `squares[i]` and whose next ones are
+    a pawn on `squares[pawn_at[k]]` (`pawns` of them, after the squares)."""
+    from ..model.squares import squares_model
+
+    size = len(squares)
+    at = squares_model(problem).pawn_at if pawns else ()
+
+    def solution(true: list[int]) -> Solution:
+        pieces = [squares[v - 1] for v in true if v <= size]
+        return problem.encode(pieces, [squares[at[v - size - 1]] for v in true if v > size])
+
+    return Read(size + len(at), solution)
+
+
 def at_most_one(lits: list[int], top: int, clauses: list[list[int]]) -> int:
     """Sinz's sequential counter for at most one of `lits`, appended to `clauses` with the
     auxiliary variables top+1 .. top+k-1 (s_i: one of the first i literals is true); returns the
@@ -157,6 +173,11 @@ ENCODINGS = {
 }
 
 
+def read_of(problem: Problem, var: dict[tuple[int, int], int]) -> Read:
+    """The Read of the permutation's CNF (`encode`): its squares numbered 1.. in row order."""
+    return read_squares(problem, sorted(var, key=var.__getitem__))
+
+
 def encode(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf, dict[tuple[int, int], int]]:
     """(CNF, variable of each usable square). Variables 1..k are the squares, row by row; `amo`
     says at most one of a line's squares."""
@@ -196,16 +217,31 @@ def encode(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf, dict[tu
     return Cnf(clauses, top), var
 
 
-def encode_squares(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf, dict[tuple[int, int], int]]:
+def encode_squares(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf, Read]:
     """The squares formulation (`model/squares.py`) as CNF: variable i + 1 is the model's
-    square i; each row's group at least one and at most one, each line's at most one (`amo`),
-    each leap a binary clause, each pre-placed piece a unit clause (the pieces, one a row, are
-    then as many as the rows)."""
+    square i, and after them a variable a square a pawn may take; each row's group at least one
+    and at most one, each line's at most one (`amo`), each leap a binary clause, each pre-placed
+    piece a unit clause (the pieces, one a row, are then as many as the rows); pieces anywhere
+    and pawns take cardinality encodings (python-sat's sequential counter), a pawn and a piece
+    on one square a binary clause, and two pieces a pawn must separate a clause of the pawns
+    between them."""
+    from pysat.card import CardEnc, EncType
+
     from ..model.squares import squares_model
 
     sm = squares_model(problem)
-    top = len(sm.squares)
+    size = len(sm.squares)
+    top = size + len(sm.pawn_at)
     clauses: list[list[int]] = []
+    pawn = [size + 1 + k for k in range(len(sm.pawn_at))]
+    clauses += [[-(i + 1), -pawn[k]] for k, i in enumerate(sm.pawn_at)]
+    clauses += [[-(a + 1), -(b + 1), *(pawn[k] for k in between)] for a, b, between in sm.separated]
+    counted = [(list(range(1, size + 1)), sm.pieces)] if problem.anywhere else []
+    counted += [(pawn, sm.pawns)] if pawn else []
+    for lits, k in counted:
+        card = CardEnc.equals(lits=lits, bound=k, top_id=top, encoding=EncType.seqcounter)
+        clauses += card.clauses
+        top = max(top, card.nv)
     for group in sm.exactly_one:
         clauses.append([i + 1 for i in group])  # (an empty row: an empty clause, no solution)
         top = amo([i + 1 for i in group], top, clauses)
@@ -216,15 +252,13 @@ def encode_squares(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf,
     for group in sm.regions:  # exactly one in each region
         clauses.append([i + 1 for i in group])
         top = amo([i + 1 for i in group], top, clauses)
-    return Cnf(clauses, top), {sq: i + 1 for i, sq in enumerate(sm.squares)}
+    return Cnf(clauses, top), read_squares(problem, list(sm.squares), sm.pawns)
 
 
-def _enumerate(
-    solver: Any, var: dict[tuple[int, int], int], n: int, limit: int | None, stopped: Callable[[], bool]
-) -> Iterator[Solution | None]:
-    """The models of `solver` as placements, each forbidden once found, then None if a call was
+def _enumerate(solver: Any, read: Read, limit: int | None, stopped: Callable[[], bool]) -> Iterator[Solution | None]:
+    """The models of `solver` as solutions (`read`), each forbidden once found (its true
+    decision variables: the pieces are as many in every solution), then None if a call was
     stopped (`stopped()` says so) before the end."""
-    square = {v: sq for sq, v in var.items()}
     interruptible = stopped is not _never
     found = 0
     while limit is None or found < limit:
@@ -234,12 +268,9 @@ def _enumerate(
             return
         if not answer:
             return
-        model = [lit for lit in solver.get_model() if 0 < lit <= len(var)]
-        placed = sorted(square[lit] for lit in model)
-        if len(placed) != n:
-            raise BackendError(f"internal error: a model with {len(placed)} pieces")
+        model = [lit for lit in solver.get_model() if 0 < lit <= read.width]
         found += 1
-        yield tuple(c for _, c in placed)
+        yield read.solution(model)
         if found == limit:  # no clause after the last call: Kissat takes none
             return
         solver.add_clause([-lit for lit in model])
@@ -249,13 +280,13 @@ def _never() -> bool:
     return False
 
 
-def _child_models(name: str, clauses: list[list[int]], var: dict, n: int, limit: int | None) -> Iterator[Solution]:
+def _child_models(name: str, clauses: list[list[int]], read: Read, limit: int | None) -> Iterator[Solution]:
     """The models as placements, found in the child process `run.forked` starts (the parent
     kills it at the deadline and on a stop)."""
     from pysat.solvers import Solver
 
     with Solver(name=name, bootstrap_with=clauses) as solver:
-        for placed in _enumerate(solver, var, n, limit, _never):
+        for placed in _enumerate(solver, read, limit, _never):
             assert placed is not None  # never stopped from inside: the parent kills it
             yield placed
 
@@ -358,15 +389,19 @@ class SatBackend(Backend):
         python-sat can interrupt runs here, watched; any other runs in a child process that is
         killed at the deadline, on Ctrl-C and on SIGTERM (it would see neither before its call
         ends, which can take a minute)."""
-        cnf, var = (encode_squares if formulation_of(self.settings, problem) == "squares" else encode)(problem)
+        if formulation_of(self.settings, problem) == "squares":
+            cnf, read = encode_squares(problem)
+        else:
+            cnf, var = encode(problem)
+            read = read_of(problem, var)
         stats.update(variables=cnf.nv, clauses=len(cnf.clauses))
         if self.binary is not None:
-            return satbinary.models(self.binary, problem, cnf.clauses, cnf.nv, var, limit, self.deadline())
+            return satbinary.models(self.binary, problem, cnf.clauses, cnf.nv, read, limit, self.deadline())
         if not _interruptible(self.solver_name):
-            return self._models_in_child(problem, cnf, var, limit)
-        return self._models_watched(problem, cnf, var, limit)
+            return self._models_in_child(cnf, read, limit)
+        return self._models_watched(cnf, read, limit)
 
-    def _models_watched(self, problem: Problem, cnf: Cnf, var: dict, limit: int | None) -> Iterator[Solution]:
+    def _models_watched(self, cnf: Cnf, read: Read, limit: int | None) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
         from .watch import FLAG, watched
@@ -377,7 +412,7 @@ class SatBackend(Backend):
             Solver(name=self.solver_name, bootstrap_with=cnf.clauses) as solver,
             watched(deadline, solver.interrupt) as stop,
         ):
-            for placed in _enumerate(solver, var, problem.rows, limit, lambda: stop[FLAG]):
+            for placed in _enumerate(solver, read, limit, lambda: stop[FLAG]):
                 if placed is None:  # stopped: by the clock, or by a signal raised right after this
                     if deadline.expired():
                         raise TimeLimitReached(self.name, deadline.seconds or 0.0, found)
@@ -385,9 +420,9 @@ class SatBackend(Backend):
                 found += 1
                 yield placed
 
-    def _models_in_child(self, problem: Problem, cnf: Cnf, var: dict, limit: int | None) -> Iterator[Solution]:
+    def _models_in_child(self, cnf: Cnf, read: Read, limit: int | None) -> Iterator[Solution]:
         deadline = self.deadline()
-        produce = lambda: _child_models(self.solver_name, cnf.clauses, var, problem.rows, limit)  # noqa: E731
+        produce = lambda: _child_models(self.solver_name, cnf.clauses, read, limit)  # noqa: E731
         try:
             yield from streamed(produce, deadline.check)
         except ChildFailed as exc:

@@ -13,13 +13,23 @@ from __future__ import annotations
 import shlex
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from ..io.dimacs import write_cnf
 from ..model.problem import Problem, Solution
 from ..run.programs import run_group
 from .base import BackendError, Deadline, WrongAnswer
+
+
+class Read(NamedTuple):
+    """What a model says: its decision variables are 1..width (the auxiliary ones above), and
+    `solution` makes the solution of the true ones among them (a binary's models and
+    python-sat's alike)."""
+
+    width: int
+    solution: Callable[[list[int]], Solution]
 
 PREFIX = "cmd:"
 
@@ -43,12 +53,12 @@ def models(
     problem: Problem,
     clauses: list[list[int]],
     nv: int,
-    var: dict[tuple[int, int], int],
+    read: Read,
     limit: int | None,
     deadline: Deadline,
 ) -> Iterator[Solution]:
-    """The solutions the binary finds, each forbidden before the next call."""
-    square = {v: sq for sq, v in var.items()}
+    """The solutions the binary finds (`read` makes them of its models), each forbidden before
+    the next call; a model of another size than a solution is a wrong answer."""
     clauses = list(clauses)
     found = 0
     with tempfile.TemporaryDirectory(prefix="nqueens-sat.") as folder:
@@ -59,16 +69,15 @@ def models(
             true = _run(words, cnf, deadline, found, nv)
             if true is None:
                 return
-            model = [lit for lit in true if lit <= len(var)]
-            placed = sorted(square[lit] for lit in model)
-            rows = [r for r, _ in placed]
-            if rows != list(range(problem.rows)):
-                pieces = ", ".join(map(str, placed[:12])) + (", ..." if len(placed) > 12 else "")
+            model = [lit for lit in true if lit <= read.width]
+            solution = read.solution(model)
+            if len(solution) != problem.width or (not problem.anywhere and len(model) != problem.rows):
+                shown = ", ".join(map(str, model[:12])) + (", ..." if len(model) > 12 else "")
                 raise WrongAnswer(
-                    f"sat (cmd:{Path(words[0]).name})", f"a model that is no placement: {len(placed)} pieces ({pieces})"
+                    f"sat (cmd:{Path(words[0]).name})", f"a model that is no placement: {len(model)} true ({shown})"
                 )
             found += 1
-            yield tuple(c for _, c in placed)
+            yield solution
             clauses.append([-lit for lit in model])
 
 

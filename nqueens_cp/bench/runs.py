@@ -80,7 +80,7 @@ def execute(b: Backend, task: str, p: Problem) -> dict[str, Any]:
     out: dict[str, Any] = {"reason": None, "invalid": None, "digest": None, "check_seconds": 0.0}
     if task == "first":
         outcome = b.first(p)
-        out["answer"] = list(outcome.solution) if outcome.solution is not None else None
+        out["answer"] = p.shown(outcome.solution) if outcome.solution is not None else None
         if outcome.solution is not None:
             out["invalid"] = p.explain(tuple(outcome.solution))
     elif task == "count":
@@ -112,7 +112,7 @@ def _solve(b: Backend, p: Problem, out: dict[str, Any]) -> Outcome:
                 if invalid is None:
                     why = p.explain(sol)
                     if why is not None:
-                        invalid = f"{list(sol)} {why}"
+                        invalid = f"{p.shown(sol)} {why}"
                 total = (total + digest(sol)) & 0xFFFFFFFFFFFFFFFF
             found += len(batch)
             checking += time.perf_counter() - start

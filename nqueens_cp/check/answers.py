@@ -26,7 +26,9 @@ from ..io.dimacs import read_answers as read_dimacs
 from ..model.problem import NQueensError, Problem, Solution, as_problem
 
 PIECE_CHARS = frozenset("QRSFPqrsfp")
-EMPTY_CHARS = frozenset(".Xx-_")
+EMPTY_CHARS = frozenset(".Xx-_Ww")  # (W: a wall)
+#: On a board of pieces anywhere, the letter of a pawn the search placed (a piece's elsewhere).
+PAWN_CHARS = frozenset("Pp")
 _NUMBERS = re.compile(r"-?\d+")
 
 
@@ -97,6 +99,10 @@ def read_answers(lines: Iterable[str], problem: Problem, one_based: bool = False
         yield from _json(rest, problem, one_based)
     elif set(first) <= PIECE_CHARS | EMPTY_CHARS:
         yield from _boards(rest, problem)
+    elif problem.anywhere:
+        raise AnswerFormatError(
+            'pieces anywhere are read as boards or JSON layouts ({"pieces": [[r, c], ...], "pawns": [...]})'
+        )
     else:
         yield from _columns(rest, one_based)
 
@@ -125,6 +131,10 @@ def _columns(lines: Iterator[tuple[int, str]], one_based: bool) -> Iterator[Answ
 
 
 def _board(rows: list[str], number: int, problem: Problem) -> Answer:
+    if problem.anywhere:  # pieces and pawns wherever they stand
+        squares = [(r, c, ch) for r, row in enumerate(rows) for c, ch in enumerate(row.strip())]
+        pieces = [(r, c) for r, c, ch in squares if ch in PIECE_CHARS - PAWN_CHARS]
+        return Answer(number, problem.encode(pieces, [(r, c) for r, c, ch in squares if ch in PAWN_CHARS]))
     cols: list[int] = []
     for r, row in enumerate(rows):
         placed = [c for c, ch in enumerate(row.strip()) if ch in PIECE_CHARS]
@@ -239,6 +249,9 @@ def _json_value(
     of no columns, judged invalid, never dropped."""
     if isinstance(doc, dict) and "solutions" in doc:
         doc = doc["solutions"]
+    if problem.anywhere and (isinstance(doc, dict) or _pairs(doc)):
+        yield _layout(doc, number, problem, one_based, item)
+        return
     if doc == [] and alone:
         yield Answer(number, None, item=item)
     elif doc == []:
@@ -254,6 +267,33 @@ def _json_value(
             yield from _json_value(value, number, problem, one_based, k)
     else:
         raise AnswerFormatError(f"line {number}: JSON that is not solutions: {json.dumps(doc)[:40]}")
+
+
+def _pairs(doc: object) -> bool:
+    """A non-empty list of [row, col] pairs: the squares of one layout's pieces."""
+    return isinstance(doc, list) and bool(doc) and all(_pair(v) for v in doc)
+
+
+def _pair(v: object) -> bool:
+    return isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+
+
+def _layout(doc: object, number: int, problem: Problem, one_based: bool, item: int | None) -> Answer:
+    """A layout of pieces anywhere: {"pieces": [[r, c], ...], "pawns": [...]}, or the pieces'
+    list alone; its squares in any order (`Problem.encode` sorts them)."""
+    parts = doc if isinstance(doc, dict) else {"pieces": doc}
+    unknown = set(parts) - {"pieces", "pawns"}
+    if unknown:
+        raise AnswerFormatError(f"line {number}: a layout has pieces and pawns, not {sorted(unknown)[0]!r}")
+    squares = [parts.get("pieces", []), parts.get("pawns", [])]
+    if not all(isinstance(s, list) and all(_pair(v) for v in s) for s in squares):
+        raise AnswerFormatError(f"line {number}: a layout's squares are [row, col] pairs of integers")
+    shift = 1 if one_based else 0
+    pieces, pawns = ([(r - shift, c - shift) for r, c in s] for s in squares)
+    off = [sq for sq in (*pieces, *pawns) if not (0 <= sq[0] < problem.rows and 0 <= sq[1] < problem.n)]
+    if off:
+        return Answer(number, (), f"square {off[0]} is off the board", item=item)
+    return Answer(number, problem.encode(pieces, pawns), item=item)
 
 
 #: Invalid and repeated answers kept to be shown (the rest are counted): a file of millions of
@@ -339,7 +379,7 @@ class Judgement:
 def judge(answers: Iterable[Answer], problem: Problem, known: Collection[Solution] = ()) -> Judgement:
     """The answers judged by the problem's validator; an answer in `known` (solutions an oracle
     gave, each checked already) is valid without being validated again."""
-    j = Judgement(SolutionSet(problem.n))
+    j = Judgement(SolutionSet(problem.rows * problem.n if problem.anywhere else problem.n))
     seen = j.valid
     models: set[int] = set()  # the digests of the valid SAT models read
     for a in answers:

@@ -15,6 +15,7 @@ the oracle is the registry's (`oracle_backend`).
 
 from __future__ import annotations
 
+import contextlib
 import random
 import tempfile
 import time
@@ -60,11 +61,21 @@ class Families:
     #: backend takes such a problem; a program reads a board file, where a square holds one of
     #: X and Q, and cannot be handed one.
     overlap: bool = False
+    #: Walls that stop lines, one piece a row (a family of its own).
+    walls: bool = False
+    #: Pieces anywhere, with walls and pawns placed by the search (a family of its own).
+    pawns: bool = False
 
     def names(self) -> list[str]:
         squares = ["blocked"] * self.blocked + ["fixed"] * self.fixed
         regions = ["regions"] * self.regions
-        return ["plain", *squares, *regions] + ["no solution"] * bool(squares)  # (made by blocking, or by fixing)
+        walled = ["walls"] * self.walls + ["pawns"] * self.pawns
+        return ["plain", *squares, *regions, *walled] + ["no solution"] * bool(squares)  # (by blocking, or fixing)
+
+
+#: The largest board the families of walls and pieces anywhere draw: their counts grow fast, and
+#: the CP backends state them in the squares formulation, which enumerates slower.
+WALLED_MAX_N = 7
 
 
 def draw(rng: random.Random, families: Families) -> tuple[str, Problem]:
@@ -94,7 +105,37 @@ def _drawn(rng: random.Random, f: Families, family: str) -> Problem:
     if blocked & fixed and not f.overlap:  # a board file holds one of X and Q a square: not for a program
         raise InvalidProblem("a square both blocked and pre-placed")
     regions = _map(rng, n, rows) if family == "regions" else []
+    if family in ("walls", "pawns"):
+        return _walled(rng, f, family, piece, torus)
     return Problem(n, piece, blocked=sorted(blocked), fixed=sorted(fixed), torus=torus, rows=rows, regions=regions)
+
+
+def _walled(rng: random.Random, f: Families, family: str, piece: str, torus: bool) -> Problem:
+    """Walls (one piece a row), or pieces anywhere with walls now and then and pawns placed by
+    the search: n + k pieces and k pawns, as the N+k queens problem has, or no pawns and about
+    as many pieces as rows."""
+    top = min(f.max_n, WALLED_MAX_N)
+    edges = [k for k in (1, 2, 3, 4, 5, top) if k <= top]
+    n = rng.choice(edges) if rng.random() < EDGE_SHARE else rng.randint(1, top)
+    rows = rng.randint(max(1, n - 2), n) if f.rectangles and rng.random() < 0.4 else n
+    squares = [(r, c) for r in range(rows) for c in range(n)]
+    walls = set(rng.sample(squares, min(len(squares), rng.randint(1, 4))))
+    if family == "pawns" and rng.random() < 0.5:
+        walls = set()
+    free = [sq for sq in squares if sq not in walls]
+    blocked = set(rng.sample(free, min(len(free), rng.randint(0, 2)))) if f.blocked and rng.random() < 0.4 else set()
+    open_ = [sq for sq in free if sq not in blocked]
+    fixed = set(rng.sample(open_, min(len(open_), 1))) if f.fixed and rng.random() < 0.3 else set()
+    pieces = pawns = 0
+    if family == "pawns":  # (pawns where fewer pieces need none would stand anywhere: counts explode)
+        pawns = rng.choice((0, 1, 1, 2))
+        pieces = rows + pawns if pawns else rng.choice((rows, rows, max(1, rows - 1), rng.randint(1, rows + 1)))
+        pieces = max(pieces, len(fixed), 1)
+        if pieces + pawns > len(open_):
+            pieces, pawns = max(len(fixed), min(pieces, len(open_))), 0
+    walled = sorted(walls)
+    kept = {"blocked": sorted(blocked), "fixed": sorted(fixed), "walls": walled, "pieces": pieces, "pawns": pawns}
+    return Problem(n, piece, torus=torus, rows=rows, **kept)
 
 
 def _map(rng: random.Random, n: int, rows: int) -> list[str]:
@@ -201,7 +242,7 @@ class Subject(Protocol):
 def _first_lines(problem: Problem, sol: Solution | None, title: str, indent: str = "") -> list[str]:
     if sol is None:
         return [indent + title]
-    return [f"{indent}{title}: {list(sol)}", *(f"{indent}  {row}" for row in drawn(problem, sol))]
+    return [f"{indent}{title}: {problem.shown(sol)}", *(f"{indent}  {row}" for row in drawn(problem, sol))]
 
 
 class ProgramSubject:
@@ -366,12 +407,17 @@ def smaller(p: Problem, families: Families) -> Iterator[Problem]:
         def cut(labels: tuple[str, ...]) -> list[str]:
             return [row[dc : dc + n] for row in labels[dr : dr + rows]] if labels else []
 
-        try:  # every set of squares and every map of labels (`fields.FIELDS`) moves with the cut
-            squares = {f.name: kept(getattr(p, f.name)) for f in SQUARE_FIELDS}
-            maps = {f.name: cut(getattr(p, f.name)) for f in FIELDS if f.kind is Kind.LABELS}
-            return replace(p, n=n, rows=rows, **squares, **maps)
-        except InvalidProblem:
-            return None
+        squares = {f.name: kept(getattr(p, f.name)) for f in SQUARE_FIELDS}
+        maps = {f.name: cut(getattr(p, f.name)) for f in FIELDS if f.kind is Kind.LABELS}
+        # every set of squares and every map of labels (`fields.FIELDS`) moves with the cut; pieces
+        # anywhere as many, or as many fewer as rows were cut
+        fewer = [{}] + ([{"pieces": max(1, len(squares["fixed"]), p.pieces - (p.rows - rows))}] if p.pieces else [])
+        for counts in fewer:
+            try:
+                return replace(p, n=n, rows=rows, **squares, **maps, **counts)
+            except InvalidProblem:
+                continue
+        return None
 
     seen: set[Problem] = set()
     for k in range(1, p.n):
@@ -391,6 +437,10 @@ def smaller(p: Problem, families: Families) -> Iterator[Problem]:
         squares = getattr(p, f.name)
         for i in range(len(squares)):
             yield replace(p, **{f.name: squares[:i] + squares[i + 1 :]})
+    for counts in ({"pawns": p.pawns - 1}, {"pieces": p.pieces - 1}):  # a pawn fewer, a piece fewer
+        with contextlib.suppress(InvalidProblem):
+            if p.pieces and min(counts.values()) >= 0 and counts.get("pieces", 1) > 0:
+                yield replace(p, **counts)
 
 
 @dataclass

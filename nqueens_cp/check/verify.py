@@ -29,7 +29,7 @@ from ..backends import (
     get_backend,
 )
 from ..backends.warm import algorithm, board_of_plan
-from ..model.problem import NQueensError, Problem, Solution, Square, as_problem
+from ..model.problem import InvalidProblem, NQueensError, Problem, Solution, Square, as_problem
 
 #: How many example solutions or prefixes a report names per kind of difference.
 SHOWN = 5
@@ -92,6 +92,7 @@ class Verdict:
 
     def describe(self) -> list[str]:
         """Human-readable lines: one per backend, then the differences."""
+        shown = self.problem.shown
         lines = []
         for r in self.runs:
             if r.unknown:
@@ -103,17 +104,17 @@ class Verdict:
             if r.error:
                 lines.append(f"{r.backend} failed: {r.error}")
             for sol, why in r.invalid[:SHOWN]:
-                lines.append(f"{r.backend} returned invalid {list(sol)}: {why}")
+                lines.append(f"{r.backend} returned invalid {shown(sol)}: {why}")
             for sol in r.duplicates[:SHOWN]:
-                lines.append(f"{r.backend} returned {list(sol)} more than once")
+                lines.append(f"{r.backend} returned {shown(sol)} more than once")
             for sol, who in r.missed[:SHOWN]:
-                lines.append(f"{r.backend} missed {list(sol)} (found by {who})")
+                lines.append(f"{r.backend} missed {shown(sol)} (found by {who})")
             hidden = max(0, len(r.missed) - SHOWN)
             if hidden:
                 lines.append(f"{r.backend} missed {hidden} more")
         for prefix, counts in self.prefix_disagreements[:SHOWN]:
-            shown = ", ".join(f"{b}={c}" for b, c in counts.items())
-            lines.append(f"prefix {[list(sq) for sq in prefix]}: {shown}")
+            each = ", ".join(f"{b}={c}" for b, c in counts.items())
+            lines.append(f"prefix {[list(sq) for sq in prefix]}: {each}")
         said = {
             "nothing compared": "nothing compared",
             "disagree": "DISAGREE",
@@ -315,6 +316,10 @@ def verify_partition(
     """Compare per-prefix counts: the first `depth` rows fixed to each possible prefix, or to a
     seeded random sample of `sample` prefixes. `time_limit`: seconds for each count."""
     p = as_problem(problem)
+    if p.walled:  # (a prefix is a piece in each of the first rows: walls and pieces anywhere break that)
+        raise InvalidProblem(
+            "verify by prefixes fixes a piece in each of the first rows: not with walls or pieces anywhere"
+        )
     bs, left_out = _backends(backends, options or {}, p, time_limit, "count")
     chosen = list(prefixes(p, depth)) if sample is None else _sample(prefixes(p, depth), sample, seed)
     runs = [BackendRun(b.name, count=0, plan=b.plan(p, "count").algorithm, version=type(b).version()) for b in bs]

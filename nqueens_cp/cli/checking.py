@@ -197,7 +197,7 @@ def _verify_backends(
             "seconds": round(r.seconds, 6),
             "unknown": r.unknown,
             "error": r.error,
-            "invalid": [[list(sol), why] for sol, why in r.invalid[:5]],
+            "invalid": [[p.shown(sol), why] for sol, why in r.invalid[:5]],
             "duplicates": len(r.duplicates),
             "missed": len(r.missed),
         }

@@ -60,6 +60,10 @@ def fuzz(
     torus: Annotated[bool, typer.Option("--torus", help="Draw wrapped boards too.")] = False,
     rows: Annotated[bool, typer.Option("--rows", help="Draw rectangles too (fewer rows than columns).")] = False,
     regions: Annotated[bool, typer.Option("--regions", help="Draw region maps too (one piece in each).")] = False,
+    walls: Annotated[bool, typer.Option("--walls", help="Draw walls that stop lines too (one piece a row).")] = False,
+    pawns: Annotated[
+        bool, typer.Option("--pawns", help="Draw pieces anywhere too, with walls and pawns the search places.")
+    ] = False,
     no_blocked: Annotated[bool, typer.Option("--no-blocked", help="Draw no blocked squares.")] = False,
     no_fixed: Annotated[bool, typer.Option("--no-fixed", help="Draw no pre-placed pieces.")] = False,
     one_based: OneBasedOpt = False,
@@ -90,7 +94,7 @@ def fuzz(
     pieces = tuple(dict.fromkeys(["queen", *(Problem(4, p).piece for p in piece or [])]))
     # pieces pre-placed on blocked squares reach our backends alone (a board file cannot hold one)
     overlap = against is None and output is None
-    families = fz.Families(not no_blocked, not no_fixed, pieces, torus, rows, max_n, regions, overlap)
+    families = fz.Families(not no_blocked, not no_fixed, pieces, torus, rows, max_n, regions, overlap, walls, pawns)
     oracle = oracle_backend(time_limit=instance_limit)
     subject = _subjects(against, backends, task, oracle, instance_limit, one_based)
     live = _Live(sys.stderr.isatty() and not as_json)
@@ -177,6 +181,7 @@ def _counterexample(subject, campaign, seed: int, task: str, against, output, as
         f"{campaign.tried:,}, seed {seed})"
     )
     extras = [f"piece {p.piece}"] * (p.piece != "queen") + ["torus"] * p.torus
+    extras += [f"{p.pieces} pieces anywhere"] * bool(p.pieces) + [f"{p.pawns} pawns"] * bool(p.pawns)
     if extras:
         echo(f"  {', '.join(extras)}")
     echo("\n".join(f"  {row}" for row in draw(p)))

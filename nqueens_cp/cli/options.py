@@ -46,6 +46,21 @@ RowsOpt = Annotated[
     int | None,
     typer.Option("--rows", metavar="M", help="A rectangular board: M pieces on M rows of N columns (M <= N)."),
 ]
+PiecesOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--pieces",
+        metavar="K",
+        help="K pieces on any free squares (no one-a-row rule): K queens on a board, or n+k with --pawns k.",
+    ),
+]
+PawnsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--pawns", metavar="K", help="K pawns placed by the search with the pieces: each stops the lines through it."
+    ),
+]
+
 
 def _squares_option(f: Field) -> Any:
     """A set of squares' repeatable flag (`Field.flag`), as the table of fields declares it."""
@@ -84,13 +99,16 @@ class ProblemSpec:
     model: Path | None = None
     torus: bool | None = None
     rows: int | None = None
+    pieces: int | None = None
+    pawns: int | None = None
     #: The squares given by each set's flag (`SQUARE_FLAGS`), by its parameter's name.
     squares: dict[str, list[str]] = field(default_factory=dict)
 
     def problem(self, n: str | None) -> Problem:
         """The problem from N and the options, or from a model file that the options add to
-        (the squares' flags: --block, --fix) or override (--piece, --torus, --rows: whatever
-        value is given); every other field of the model's is kept as it is."""
+        (the squares' flags: --block, --fix, --wall) or override (--piece, --torus, --rows,
+        --pieces, --pawns: whatever value is given); every other field of the model's is kept
+        as it is."""
         given = {
             f.name: [square(text, f.flag or f.key) for text in self.squares.get(param) or []]
             for param, f in SQUARE_FLAGS.items()
@@ -103,12 +121,14 @@ class ProblemSpec:
                 raise UserError(f"N = {n} differs from the model's n = {base.n}")
             changed: dict[str, Any] = {name: (*getattr(base, name), *sq) for name, sq in given.items()}
             overrides = {"piece": self.piece, "torus": self.torus, "rows": self.rows}
+            overrides |= {"pieces": self.pieces, "pawns": self.pawns}
             changed |= {k: v for k, v in overrides.items() if v is not None}
             return replace(base, **changed)
         if n is None:
             raise UserError("give the board size N or --model FILE")
         piece = "queen" if self.piece is None else self.piece
-        return Problem(size(n), piece, torus=bool(self.torus), rows=self.rows, **given)
+        counts = {"pieces": self.pieces or 0, "pawns": self.pawns or 0}
+        return Problem(size(n), piece, torus=bool(self.torus), rows=self.rows, **counts, **given)
 
 
 #: The default of a command's `spec` parameter, which `problem_options` replaces.
@@ -125,6 +145,8 @@ _PROBLEM_PARAMETERS = (
     _param("model", ModelOpt, None),
     _param("torus", TorusOpt, None),
     _param("rows", RowsOpt, None),
+    _param("pieces", PiecesOpt, None),
+    _param("pawns", PawnsOpt, None),
 )
 
 

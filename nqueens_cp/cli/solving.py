@@ -502,7 +502,7 @@ def first(
     outcome = checked_claim(p, b, b.first(p))
     sol = outcome.solution
     if fmt == "json":
-        echo(json.dumps(record(p, b, plan, outcome, start) | {"solution": None if sol is None else list(sol)}))
+        echo(json.dumps(record(p, b, plan, outcome, start) | {"solution": None if sol is None else p.shown(sol)}))
     elif fmt == "jsonl" and outcome.status is not Status.UNKNOWN:
         echo("null" if sol is None else f"[{', '.join(map(str, sol))}]")
     elif outcome.status is Status.SOLVED:

@@ -25,14 +25,21 @@ def squares_facts_text(problem: Problem) -> str:
     out = [
         f"% nqueens_cp: n = {problem.n}, rows = {problem.rows}, piece = {problem.piece}, torus = "
         f"{str(problem.torus).lower()}, the squares formulation (squares 1-based)",
-        f"row(1..{len(sm.exactly_one)}).",  # (one more than the rows, with no square, where none can be)
+        f"row(1..{len(sm.exactly_one)}).",  # (an empty one where no solution can be)
+        f"pieces({sm.pieces}).",
     ]
     out += [f"square({r},{c})." for r, c in sq]
+    out += [f"inrow({k},{sq[i][0]},{sq[i][1]})." for k, group in enumerate(sm.exactly_one, 1) for i in group]
     out += [f"on({k},{sq[i][0]},{sq[i][1]})." for k, group in enumerate(sm.at_most_one, 1) for i in group]
     out += [f"apart({sq[a][0]},{sq[a][1]},{sq[b][0]},{sq[b][1]})." for a, b in sm.apart]
     out += [f"fixed({sq[i][0]},{sq[i][1]})." for i in sm.fixed]
     out += [f"region({k})." for k in range(1, len(sm.regions) + 1)]
     out += [f"in({k},{sq[i][0]},{sq[i][1]})." for k, group in enumerate(sm.regions, 1) for i in group]
+    if sm.pawns:
+        out += [f"pawns({sm.pawns})."] + [f"pawnsq({sq[i][0]},{sq[i][1]})." for i in sm.pawn_at]
+    for k, (a, b, between) in enumerate(sm.separated, 1):
+        out.append(f"sep({k},{sq[a][0]},{sq[a][1]},{sq[b][0]},{sq[b][1]}).")
+        out += [f"between({k},{sq[sm.pawn_at[j]][0]},{sq[sm.pawn_at[j]][1]})." for j in between]
     return "\n".join(out) + "\n"
 
 

@@ -138,8 +138,20 @@ def read_toml(path: Path, text: str) -> Problem:
     regions = data.get("regions", [])
     if not (isinstance(regions, list) and all(isinstance(row, str) for row in regions)):
         raise ModelFileError(path, line_of_key("regions"), 'regions must be a list of strings, one a row ("AABB")')
+    counts = {key: data.get(key, 0) for key in ("pieces", "pawns")}
+    for key, value in counts.items():
+        if not _is_int(value):
+            raise ModelFileError(path, line_of_key(key), f"{key} must be a whole number, got {value!r}")
     return _build(
-        path, line_of_key, n=data["n"], rows=data.get("rows"), piece=piece, torus=torus, regions=regions, **squares
+        path,
+        line_of_key,
+        n=data["n"],
+        rows=data.get("rows"),
+        piece=piece,
+        torus=torus,
+        regions=regions,
+        **counts,
+        **squares,
     )
 
 
@@ -267,7 +279,7 @@ def read_asp(path: Path, text: str) -> Problem:
 # -- plain text boards: '.' free, 'X' blocked, 'Q' fixed ----------------------------------------
 
 #: A comment line that says what the squares cannot: `# piece: RN`, `# torus: true`.
-_DIRECTIVE = re.compile(r"#\s*(piece|torus|regions)\s*:\s*(\S.*?)\s*$", re.I)
+_DIRECTIVE = re.compile(r"#\s*(piece|torus|regions|pieces|pawns)\s*:\s*(\S.*?)\s*$", re.I)
 
 
 def read_board(path: Path, text: str) -> Problem:
@@ -287,6 +299,10 @@ def read_board(path: Path, text: str) -> Problem:
                 spec["torus"] = value.lower() == "true"
             elif key == "regions":  # the map, its rows separated by '/'
                 spec["regions"] = value.split("/")
+            elif key in ("pieces", "pawns"):
+                if not value.isdigit():
+                    raise ModelFileError(path, lineno, f"{key} must be a whole number, got {value!r}")
+                spec[key] = int(value)
             else:
                 spec["piece"] = value
             continue
@@ -335,6 +351,7 @@ def write_board(problem: Problem) -> str:
         lines.append("# torus: true")
     if problem.regions:
         lines.append(f"# regions: {'/'.join(problem.regions)}")
+    lines += [f"# {name}: {getattr(problem, name)}" for name in ("pieces", "pawns") if getattr(problem, name)]
     return "\n".join([*lines, *draw(problem)]) + "\n"
 
 

@@ -33,7 +33,8 @@ def squares_data_text(problem: Problem) -> str:
         f"n = {problem.n};",
         f"nsq = {len(sm.squares)};",
         f"square = {_table([(r + 1, c + 1) for r, c in sm.squares], 2)};",
-        f"row = {sets(sm.exactly_one[: problem.rows])};",
+        f"nrows = {len(sm.exactly_one)};",
+        f"row = {sets(sm.exactly_one)};",
         f"nlines = {len(sm.at_most_one)};",
         f"line = {sets(sm.at_most_one)};",
         f"napart = {len(sm.apart)};",
@@ -41,7 +42,13 @@ def squares_data_text(problem: Problem) -> str:
         "fixed = {" + ", ".join(str(i + 1) for i in sm.fixed) + "};",
         f"nregions = {len(sm.regions)};",
         f"region = {sets(sm.regions)};",
-        f"pieces = {sm.pieces if len(sm.exactly_one) == problem.rows else sm.pieces + 1};",
+        f"pieces = {sm.pieces};",
+        f"npawnsq = {len(sm.pawn_at)};",
+        f"pawnat = [{', '.join(str(i + 1) for i in sm.pawn_at)}];",
+        f"pawns = {sm.pawns};",
+        f"nsep = {len(sm.separated)};",
+        f"sep = {_table([(a + 1, b + 1) for a, b, _ in sm.separated], 2)};",
+        f"between = {sets([between for _, _, between in sm.separated])};",
     ]
     return "\n".join(text) + "\n"
 

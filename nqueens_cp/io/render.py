@@ -53,6 +53,55 @@ def _batches(solutions: Iterable[Solution] | Iterable[np.ndarray], n: int) -> It
         yield np.array(chunk, dtype=np.int64).reshape(-1, n)
 
 
+def _layouts(solutions: Iterable[Solution] | Iterable[np.ndarray]) -> Iterator[Solution]:
+    for item in solutions:
+        if hasattr(item, "tolist"):
+            yield from map(tuple, item.tolist())
+        else:
+            yield item
+
+
+def _write_layouts(
+    problem: Problem, solutions: Iterable[Solution] | Iterable[np.ndarray], fmt: str, out: BinaryIO, end: bytes
+) -> int:
+    """`write_solutions` for pieces anywhere: boards drawn with their walls and pawns (W, P,
+    blocked squares X), JSON objects of
+    squares ({"pieces": [[r, c], ...], "pawns": [...]}), CSV rows of the squares' coordinates
+    (r0,c0,r1,c1,... the pieces', then pawn_r0,pawn_c0,... the pawns')."""
+    import json
+
+    from ..model.drawing import draw
+
+    if fmt == "csv":
+        head = [f"{x}{i}" for i in range(problem.pieces) for x in ("r", "c")]
+        head += [f"pawn_{x}{i}" for i in range(problem.pawns) for x in ("r", "c")]
+        out.write((",".join(head) + "\n").encode())
+    elif fmt == "json":
+        out.write(b"[")
+    written = 0
+    try:
+        for sol in _layouts(solutions):
+            if fmt == "boards":  # (as the other boards are drawn: a letter a square, no spaces)
+                rows = (row.replace(" ", "") for row in draw(problem, sol))
+                text = ("" if written == 0 else "\n") + "\n".join(rows) + "\n"
+            elif fmt == "csv":
+                pieces, pawns = problem.layout(sol)
+                text = ",".join(str(v) for sq in (*pieces, *pawns) for v in sq) + "\n"
+            else:
+                text = ("," if written and fmt == "json" else "") + json.dumps(problem.shown(sol))
+                text += "\n" if fmt == "jsonl" else ""
+            out.write(text.encode())
+            written += 1
+    except Exception:  # a stream stopped by a limit: what was written stays valid JSON
+        if fmt == "json":
+            out.write(b"]" + end)
+        raise
+    if fmt == "json":
+        out.write(b"]" + end)
+    out.flush()
+    return written
+
+
 def write_solutions(
     problem: Problem,
     solutions: Iterable[Solution] | Iterable[np.ndarray],
@@ -69,6 +118,8 @@ def write_solutions(
     solution."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    if problem.anywhere:
+        return _write_layouts(problem, solutions, fmt, out, end)
     from . import render_kernels as k
 
     n, m = problem.n, problem.rows

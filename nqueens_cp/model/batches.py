@@ -101,8 +101,10 @@ class BatchCheck:
     def __init__(self, problem: Board) -> None:
         self.problem = problem
         m, n = problem.rows, problem.n
-        # (a region map's one piece in each is `explain`'s alone: such boards are checked row by row)
-        self.vectorised = m <= VECTOR_ROWS and m * n <= VECTOR_SQUARES and not getattr(problem, "regions", ())
+        # (a region map's one piece in each, and lines that walls cut, are `explain`'s alone: such
+        # boards are checked a solution at a time)
+        whole = not getattr(problem, "regions", ()) and not getattr(problem, "walled", False)
+        self.vectorised = m <= VECTOR_ROWS and m * n <= VECTOR_SQUARES and whole
         self.tables = tables_of(problem) if self.vectorised else None
         self.room = 0  # the rows the work arrays hold
 

@@ -27,7 +27,17 @@ OTHER_LETTER = "P"
 #: Boards wider or taller than this are drawn as text only: an SVG of 10^4 squares is heavy.
 MAX_SVG_N = 100
 
-_COLOURS = {"light": "#f0d9b5", "dark": "#b58863", "blocked": "#555555", "piece": "#1b1b1b", "fixed": "#b22222"}
+_COLOURS = {
+    "light": "#f0d9b5",
+    "dark": "#b58863",
+    "blocked": "#555555",
+    "wall": "#2f3b52",
+    "piece": "#1b1b1b",
+    "fixed": "#b22222",
+    "pawn": "#3c7a3c",
+}
+#: The letter of a pawn the search placed, on a drawn solution.
+PAWN_LETTER = "P"
 
 
 def draw(problem: Problem, solution: Solution | None = None) -> list[str]:
@@ -53,9 +63,12 @@ def draw(problem: Problem, solution: Solution | None = None) -> list[str]:
                 if grid[r][c] == ".":
                     grid[r][c] = label.lower()
         letter = PIECE_LETTER.get(problem.piece, OTHER_LETTER)
-        for r, c in enumerate(solution):
+        pieces, pawns = problem.layout(solution)
+        for r, c in pieces:
             if (r, c) not in kept:
                 grid[r][c] = letter
+        for r, c in pawns:
+            grid[r][c] = PAWN_LETTER
     return [" ".join(row) for row in grid]
 
 
@@ -81,7 +94,7 @@ def svg(problem: Problem, solution: Solution | None = None) -> str:
     cell = max(6, min(36, 432 // max(n, m)))
     pad, caption = 4, 22
     width, height = n * cell + 2 * pad, m * cell + 2 * pad + caption
-    blocked, fixed = set(p.blocked), set(p.fixed)
+    blocked, fixed, walls = set(p.blocked), set(p.fixed), set(p.walls)
     said = escape(_caption(p, solution))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -91,9 +104,10 @@ def svg(problem: Problem, solution: Solution | None = None) -> str:
     hue = region_colours(p)
     for r in range(m):
         for c in range(n):
-            kind = "blocked" if (r, c) in blocked else ("light" if (r + c) % 2 == 0 else "dark")
+            kind = "light" if (r + c) % 2 == 0 else "dark"
+            kind = "blocked" if (r, c) in blocked else "wall" if (r, c) in walls else kind
             x, y = pad + c * cell, pad + r * cell
-            fill = hue[p.regions[r][c]] if hue and kind != "blocked" else _COLOURS[kind]
+            fill = hue[p.regions[r][c]] if hue and kind not in ("blocked", "wall") else _COLOURS[kind]
             region = f' data-region="{escape(p.regions[r][c])}"' if hue else ""
             parts.append(
                 f'<rect class="square {kind}" data-row="{r}" data-col="{c}"{region} x="{x}" y="{y}" '
@@ -108,9 +122,11 @@ def svg(problem: Problem, solution: Solution | None = None) -> str:
                 )
     pieces = {(r, c): "fixed" for r, c in fixed}
     if solution is not None:
-        pieces |= {(r, c): "fixed" if (r, c) in fixed else "piece" for r, c in enumerate(solution)}
-    letter = PIECE_LETTER.get(p.piece, OTHER_LETTER)
+        placed, pawns = p.layout(solution)
+        pieces |= {(r, c): "fixed" if (r, c) in fixed else "piece" for r, c in placed}
+        pieces |= {sq: "pawn" for sq in pawns}
     for (r, c), kind in sorted(pieces.items()):
+        letter = PAWN_LETTER if kind == "pawn" else PIECE_LETTER.get(p.piece, OTHER_LETTER)
         cx, cy = pad + c * cell + cell / 2, pad + r * cell + cell / 2
         parts.append(
             f'<circle class="{kind}" data-row="{r}" data-col="{c}" cx="{cx:g}" cy="{cy:g}" '
@@ -151,6 +167,8 @@ def _caption(p: Problem, solution: Solution | None) -> str:
     from .fields import SQUARE_FIELDS
 
     said = [f"{p.piece} on {shape}"] + (["torus"] if p.torus else [])
+    said += [f"{p.pieces} pieces anywhere"] if p.pieces else []
+    said += [f"{p.pawns} pawns placed"] if p.pawns else []
     said += [f"{len(getattr(p, f.name))} {f.said}" for f in SQUARE_FIELDS if getattr(p, f.name)]
     if solution is not None:
         said.append("a solution" if p.is_solution(solution) else "not a solution: " + (p.explain(solution) or ""))

@@ -26,6 +26,8 @@ class Kind(Enum):
     SQUARES = "squares"
     #: a label a square, as a string a row (the region map: `regions = ["AABB", ...]`)
     LABELS = "labels"
+    #: how many things the search places (0: none; `pieces` 0 is one piece in each row)
+    COUNT = "count"
 
 
 class Symmetry(Enum):
@@ -101,6 +103,35 @@ FIELDS: tuple[Field, ...] = (
         solved_glyph="F",
         flag="--fix",
         flag_help="Pre-placed piece, 0-based.",
+    ),
+    Field(
+        "walls",
+        "walls",
+        Kind.SQUARES,
+        "squares that hold no piece and stop every line that reaches them (leaps pass)",
+        "W",
+        "WALLS",
+        Symmetry.SQUARES,
+        optional=True,
+        said="walls",
+        flag="--wall",
+        flag_help="Wall, 0-based: holds no piece and stops every line through it.",
+    ),
+    Field(
+        "pieces",
+        "pieces",
+        Kind.COUNT,
+        "pieces placed on any free squares (0: exactly one in each row)",
+        rule="ANYWHERE",
+        optional=True,
+    ),
+    Field(
+        "pawns",
+        "pawns",
+        Kind.COUNT,
+        "pawns the search places with the pieces: walls of its own, each layout once",
+        rule="PAWNS",
+        optional=True,
     ),
     Field(
         "regions",

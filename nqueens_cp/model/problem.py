@@ -6,6 +6,11 @@ backend, so a solution can always be validated without trusting the code that pr
 
 Coordinates are 0-based (row, col); a solution is the tuple of the column in each row. A board
 has n columns and `rows` rows (n unless given): one piece per row, in distinct columns.
+
+With `pieces` K > 0 the pieces stand anywhere (no one-a-row rule) and a solution is a layout:
+the K pieces' squares, then the `pawns`' squares, each as its index r*n + c, each part in
+ascending order (`Problem.layout` reads one, `Problem.encode` writes one). A tuple of ints of
+one length a problem, it is held in sets, arrays and streams as a placement is.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
+from itertools import pairwise
 from math import gcd
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +68,9 @@ class Rule(StrEnum):
     BLOCKED = "blocked squares"
     FIXED = "pre-placed pieces"
     REGIONS = "regions (exactly one piece in each)"
+    WALLS = "walls that stop lines (--wall)"
+    ANYWHERE = "pieces anywhere (--pieces)"
+    PAWNS = "pawns placed by the search (--pawns)"
 
 
 #: The pieces known by name (any other is written in Betza's notation: see `pieces`).
@@ -139,6 +148,12 @@ class Problem:
     #: The region map: a string a row, a label (one character) a square; exactly one piece in
     #: each region (the daily "Queens" puzzle). Empty: no regions.
     regions: tuple[str, ...] = ()
+    #: Squares that hold no piece and stop every line that reaches them (leaps pass over).
+    walls: tuple[Square, ...] = field(default=())
+    #: Pieces placed on any free squares; 0: exactly one in each row (the classic puzzle).
+    pieces: int = 0
+    #: Pawns the search places with the pieces (walls of its own); needs `pieces`.
+    pawns: int = 0
     _rule: Piece = field(init=False, repr=False, compare=False)
 
     if TYPE_CHECKING:  # what the generated __init__ takes: the fields as given, before they are built
@@ -153,6 +168,9 @@ class Problem:
             torus: bool = False,
             rows: int | None = None,
             regions: Sequence[str] = (),
+            walls: Iterable[Sequence[int]] = (),
+            pieces: int = 0,
+            pawns: int = 0,
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -178,15 +196,42 @@ class Problem:
         object.__setattr__(self, "piece", rule.text)
         blocked = _squares("blocked", self.blocked)
         fixed = _squares("fixed", self.fixed)
+        walls = _squares("walls", self.walls)
         object.__setattr__(self, "blocked", blocked)
         object.__setattr__(self, "fixed", fixed)
-        for kind, squares in (("blocked", blocked), ("fixed", fixed)):
+        object.__setattr__(self, "walls", walls)
+        for kind, squares in (("blocked", blocked), ("fixed", fixed), ("walls", walls)):
             for r, c in squares:
                 if not (0 <= r < m and 0 <= c < n):
                     raise SquareOffBoard(f"{kind} square ({r}, {c}) is off the {m}x{n} board")
+        for kind, squares in (("a pre-placed piece", fixed), ("a blocked square", blocked)):
+            both = sorted(set(walls) & set(squares))
+            if both:
+                raise InvalidProblem(f"walls square {both[0]} is also {kind}: a square holds one of them")
         if not isinstance(self.torus, bool):
             raise InvalidProblem(f"torus must be True or False, got {self.torus!r}")
         object.__setattr__(self, "regions", _regions(self.regions, m, n))
+        self._check_counts(m * n - len(set(blocked) | set(walls)), len(fixed))
+
+    def _check_counts(self, free: int, fixed: int) -> None:
+        """`pieces` and `pawns`: whole numbers that the free squares can hold, pawns beside
+        pieces placed anywhere."""
+        for name in ("pieces", "pawns"):
+            value = getattr(self, name)
+            if not is_integer(value) or value < 0:
+                raise InvalidProblem(f"{name} must be a whole number of at least 0, got {value!r}")
+            object.__setattr__(self, name, int(value))
+        k, pawns = self.pieces, self.pawns
+        if pawns and not k:
+            raise InvalidProblem(
+                "pawns are placed with pieces anywhere: give pieces too (9 queens, 1 pawn on 8x8: --pieces 9 --pawns 1)"
+            )
+        if k > free:
+            raise InvalidProblem(f"pieces {k} is more than the {free} free squares can hold")
+        if k and k < fixed:
+            raise InvalidProblem(f"pieces {k} is fewer than the {fixed} pre-placed (they count among them)")
+        if k + pawns > free:
+            raise InvalidProblem(f"pawns {pawns} do not fit beside {k} pieces on the {free} free squares")
 
     @cached_property
     def contradiction(self) -> str | None:
@@ -199,8 +244,14 @@ class Problem:
             if sq in blocked:
                 return f"the pre-placed piece on {sq} stands on a blocked square"
         labels = {ch for row in self.regions for ch in row}
-        if self.regions and len(labels) != self.rows:
-            return f"the map has {len(labels)} regions for {self.rows} pieces (exactly one in each)"
+        if self.regions and len(labels) != (self.pieces or self.rows):
+            return f"the map has {len(labels)} regions for {self.pieces or self.rows} pieces (exactly one in each)"
+        if self.walls or self.pieces:  # lines cut by walls, rows shared: the squares' own rule
+            if not self.pawns:  # (a pawn the search places may yet stand between two of them)
+                clash = self._clash(self.fixed, set(self.walls))
+                if clash:
+                    return f"the pre-placed pieces on {clash[0]} and {clash[1]} attack each other"
+            return None
         for i, a in enumerate(self.fixed):
             for b in self.fixed[i + 1 :]:
                 line = " (two pieces in one row)" if a[0] == b[0] else " (two in one column)" if a[1] == b[1] else ""
@@ -244,6 +295,8 @@ class Problem:
         value = getattr(self, name)
         if name == "rows":
             return bool(value == self.n)
+        if name in ("pieces", "pawns"):
+            return bool(value == 0)
         return isinstance(value, bool | tuple) and not value
 
     def as_dict(self, brief: bool = False) -> dict[str, Any]:
@@ -277,11 +330,88 @@ class Problem:
 
     @property
     def is_plain(self) -> bool:
-        """No squares set apart and no region map (every such field of `fields.FIELDS` at its
-        default): the classic puzzle, which the engine's special searches assume."""
+        """No squares set apart, no region map, one piece a row and no pawns (every such field
+        of `fields.FIELDS` at its default): the classic puzzle, which the engine's special
+        searches assume."""
         from .fields import FIELDS, Kind
 
-        return all(self.at_default(f.name) for f in FIELDS if f.kind in (Kind.SQUARES, Kind.LABELS))
+        kinds = (Kind.SQUARES, Kind.LABELS, Kind.COUNT)
+        return all(self.at_default(f.name) for f in FIELDS if f.kind in kinds)
+
+    # -- pieces anywhere and walls -----------------------------------------------------------
+
+    @property
+    def anywhere(self) -> bool:
+        """Pieces stand on any free squares (`pieces` > 0): a solution is a layout."""
+        return self.pieces > 0
+
+    @property
+    def walled(self) -> bool:
+        """Lines can be cut (walls, pawns) or rows shared (pieces anywhere): the rules of one
+        piece a row on lines that run the board's length no longer hold, and a placement is
+        judged by walking the lines (`_clash`)."""
+        return bool(self.walls) or self.anywhere
+
+    @property
+    def width(self) -> int:
+        """The length of a solution: the rows (one piece each), or the pieces and the pawns."""
+        return self.pieces + self.pawns if self.anywhere else self.rows
+
+    def layout(self, solution: Sequence[int]) -> tuple[tuple[Square, ...], tuple[Square, ...]]:
+        """(the pieces' squares, the pawns' squares) of a solution: a layout's indices r*n + c
+        read back, or one piece a row's columns as squares."""
+        if not self.anywhere:
+            return tuple(enumerate(int(c) for c in solution)), ()
+        squares = tuple(divmod(int(i), self.n) for i in solution)
+        return squares[: self.pieces], squares[self.pieces :]
+
+    def shown(self, solution: Sequence[int]) -> list[int] | dict[str, list[list[int]]]:
+        """The solution as records and JSON output write it: its columns, one a row, or a
+        layout's squares, {"pieces": [[r, c], ...], "pawns": [...]} (pawns where there are)."""
+        if not self.anywhere:
+            return [int(c) for c in solution]
+        pieces, pawns = self.layout(solution)
+        out = {"pieces": [list(sq) for sq in pieces]}
+        return out | ({"pawns": [list(sq) for sq in pawns]} if self.pawns else {})
+
+    def encode(self, pieces: Iterable[Sequence[int]], pawns: Iterable[Sequence[int]] = ()) -> Solution:
+        """The solution of squares `pieces` and `pawns` (each in any order): a layout's sorted
+        indices, or one piece a row's columns (by row)."""
+        if not self.anywhere:
+            return tuple(c for _, c in sorted((int(r), int(c)) for r, c in pieces))
+        n = self.n
+        return (*sorted(int(r) * n + int(c) for r, c in pieces), *sorted(int(r) * n + int(c) for r, c in pawns))
+
+    def steps(self) -> tuple[tuple[int, int], ...]:
+        """Every step a line takes from a square (riders' images, one-way lines both ways, the
+        rook's included): the directions `_clash` walks, and the engines' lines."""
+        rule = self.rule
+        out = {image for move in rule.riders for image in images(move)}
+        out |= {d for dr, dc in rule.lines for d in ((dr, dc), (-dr, -dc))}
+        return tuple(sorted(out))
+
+    def _clash(self, pieces: Sequence[Square], stops: set[Square]) -> tuple[Square, Square, str] | None:
+        """Two of `pieces` that attack each other when lines stop at `stops` (walls, pawns), with
+        the move in words, or None. Each piece walks each of its lines to the first stop, the
+        board's edge, or (on a torus) back to itself; leaps jump. O(pieces x lines x n)."""
+        m, n, torus, rule = self.rows, self.n, self.torus, self.rule
+        taken = set(pieces)
+        for r, c in pieces:
+            for a, b in self.steps():
+                if not self.anywhere and a == 0:
+                    continue  # one piece a row: rows are never shared (the placement says so)
+                sq = (r, c)
+                for _ in range(m * n):
+                    sq = ((sq[0] + a) % m, (sq[1] + b) % n) if torus else (sq[0] + a, sq[1] + b)
+                    if sq == (r, c) or sq in stops or not (0 <= sq[0] < m and 0 <= sq[1] < n):
+                        break
+                    if sq in taken:
+                        return (r, c), sq, "share a row" if a == 0 else "attack along a line"
+            for a, b in {image for move in rule.leapers for image in images(move)}:
+                sq = ((r + a) % m, (c + b) % n) if torus else (r + a, c + b)
+                if sq != (r, c) and sq in taken:
+                    return (r, c), sq, "are a leap apart"
+        return None
 
     def attacks(self, a: Square, b: Square) -> bool:
         return self.rule.attacks(a, b, self.n, self.torus, self.rows)
@@ -371,6 +501,8 @@ class Problem:
         n, m = self.n, self.rows
         if isinstance(solution, str | bytes) or not isinstance(solution, (Sequence, *_numpy("ndarray"))):
             raise InvalidProblem(f"a placement is a sequence of columns, one per row, got {solution!r}")
+        if self.walled:
+            return self._explain_walled(solution)
         if len(solution) != m:
             return f"has {len(solution)} rows, expected {m}"
         for r, c in enumerate(solution):
@@ -383,16 +515,9 @@ class Problem:
         for r, c in self.fixed:
             if solution[r] != c:
                 return f"misses fixed piece ({r}, {c})"
-        if self.regions:  # exactly one in each region: as many regions as pieces, none holding two
-            holder: dict[str, int] = {}
-            for r, c in enumerate(solution):
-                label = self.regions[r][c]
-                if label in holder:
-                    r0 = holder[label]
-                    return f"pieces ({r0}, {solution[r0]}) and ({r}, {c}) stand in one region ({label!r})"
-                holder[label] = r
-            if len({ch for row in self.regions for ch in row}) != len(holder):
-                return "leaves a region without a piece"
+        why = self._regions_broken(tuple(enumerate(solution)))
+        if why:
+            return why
         # Lines are marked in bytearrays, a byte a line (dicts of rows cost gigabytes at the
         # largest n: tests/test_reliability.py checks 10^7 columns in 2 GB); the pair that
         # shares one is looked for only once one is found.
@@ -445,6 +570,57 @@ class Problem:
                 for r2 in range(r + 1, m):
                     if rule.attacks((r, solution[r]), (r2, solution[r2]), n, torus, m):
                         return attack(r, r2)
+        return None
+
+    def _regions_broken(self, pieces: Sequence[Square]) -> str | None:
+        """Why `pieces` break the region map (exactly one in each region), or None."""
+        if not self.regions:
+            return None
+        holder: dict[str, Square] = {}
+        for r, c in pieces:
+            label = self.regions[r][c]
+            if label in holder:
+                return f"pieces {holder[label]} and {(r, c)} stand in one region ({label!r})"
+            holder[label] = (r, c)
+        if len({ch for row in self.regions for ch in row}) != len(holder):
+            return "leaves a region without a piece"
+        return None
+
+    def _explain_walled(self, solution: Sequence[int]) -> str | None:
+        """`explain` where walls cut lines or pieces stand anywhere: the squares read, each
+        checked to be free, then every piece's lines walked to the first wall or pawn."""
+        width, size = self.width, self.rows * self.n
+        if len(solution) != width:
+            what = f"{self.pieces} pieces and {self.pawns} pawns" if self.anywhere else f"{self.rows} rows"
+            return f"has {len(solution)} entries, expected {width} ({what})"
+        top = size if self.anywhere else self.n
+        for i, v in enumerate(solution):
+            if not is_integer(v) or not 0 <= v < top:
+                return f"entry {i} is {v!r}, not in 0..{top - 1}"
+        pieces, pawns = self.layout(solution)
+        if self.anywhere:
+            for part, name in ((solution[: self.pieces], "pieces"), (solution[self.pieces :], "pawns")):
+                if any(a >= b for a, b in pairwise(part)):
+                    return f"lists its {name} out of order or twice (each square once, ascending r*n + c)"
+            if set(pieces) & set(pawns):
+                return f"puts a piece and a pawn on {sorted(set(pieces) & set(pawns))[0]}"
+        closed = set(self.blocked) | set(self.walls)
+        for sq in (*pieces, *pawns):
+            if sq in closed:
+                return f"uses {'blocked' if sq in set(self.blocked) else 'wall'} square {sq}"
+        for sq in pawns:
+            if sq in set(self.fixed):
+                return f"puts a pawn on the pre-placed piece {sq}"
+        missing = sorted(set(self.fixed) - set(pieces))
+        if missing:
+            return f"misses fixed piece {missing[0]}"
+        why = self._regions_broken(pieces)
+        if why:
+            return why
+        clash = self._clash(pieces, set(self.walls) | set(pawns))
+        if clash:
+            a, b, move = clash
+            return f"pieces {a} and {b} {move}"
         return None
 
     def first_invalid(self, placements: np_ndarray) -> tuple[int, str] | None:

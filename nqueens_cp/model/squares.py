@@ -7,12 +7,17 @@ while every row holds one piece and nothing cuts a line; this one states the rul
 written: a piece on a square is a 1, at most one piece on each line (each segment of it, once
 something cuts lines), no two on squares a leap apart, exactly one in each row, and as many
 pieces as rows. It serves every one-piece-a-row problem today, and problems that the
-permutation cannot state (pieces anywhere, walls) once they exist. Lines pass blocked squares
-(they hold no variable); a square a pre-placed piece stands on is forced to 1.
+permutation cannot state: walls, which cut a line into segments, each holding at most one;
+pieces anywhere (`Problem.pieces`), where a row is a line like the others and the pieces are K
+in all; and pawns the search places, a second 0/1 variable a square: two pieces on one segment
+then need a pawn on a square between them (`separated`), both ways round a torus's cycle.
+Lines pass blocked squares (they hold no variable); a square a pre-placed piece stands on is
+forced to 1.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .pieces import slide_directions
@@ -34,11 +39,18 @@ class SquaresModel:
     pieces: int
     #: Each region's variables, where the board has a region map: exactly one piece in each.
     regions: tuple[tuple[int, ...], ...] = ()
+    #: The pawns the search places: pawn variable k stands on square `pawn_at[k]` (a variable
+    #: of `squares`, which then holds no piece), and `pawns` of them are 1.
+    pawn_at: tuple[int, ...] = ()
+    pawns: int = 0
+    #: (a, b, between): pieces on squares a and b attack unless a pawn stands on one of the
+    #: pawn variables `between` (never empty: two squares with none between are `apart`).
+    separated: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
 
-    def solution(self, ones: set[int] | list[int]) -> tuple[int, ...]:
-        """The placement whose squares are the variables `ones`: the column in each row."""
-        rows = sorted(self.squares[i] for i in ones)
-        return tuple(c for _, c in rows)
+    def solution(self, problem: Problem, ones: Iterable[int], pawns: Iterable[int] = ()) -> tuple[int, ...]:
+        """The solution whose pieces stand on the variables `ones` (and pawns on the pawn
+        variables `pawns`): the column in each row, or the layout (`Problem.encode`)."""
+        return problem.encode([self.squares[i] for i in ones], [self.squares[self.pawn_at[k]] for k in pawns])
 
 
 def _lines(problem: Problem, step: tuple[int, int]) -> list[list[Square]]:
@@ -65,20 +77,48 @@ def _lines(problem: Problem, step: tuple[int, int]) -> list[list[Square]]:
     return out
 
 
+def _segments(problem: Problem, line: list[Square], cycle: bool) -> list[tuple[list[Square], bool]]:
+    """The pieces of `line` between walls, each (its squares, whether it is a whole cycle): a
+    cycle with a wall is cut open at its walls."""
+    walls = set(problem.walls)
+    cuts = [i for i, sq in enumerate(line) if sq in walls]
+    if not cuts:
+        return [(line, cycle)]
+    if cycle:  # start at a wall: the cycle is then a line from wall to wall
+        line = line[cuts[0] :] + line[: cuts[0]]
+    out: list[tuple[list[Square], bool]] = [([], False)]
+    for sq in line:
+        if sq in walls:
+            out.append(([], False))
+        else:
+            out[-1][0].append(sq)
+    return [seg for seg in out if seg[0]]
+
+
 def squares_model(problem: Problem) -> SquaresModel:
     """The squares formulation of `problem` (see the module)."""
     m, n = problem.rows, problem.n
-    blocked = set(problem.blocked)
-    squares = tuple((r, c) for r in range(m) for c in range(n) if (r, c) not in blocked)
+    closed = set(problem.blocked) | set(problem.walls)
+    squares = tuple((r, c) for r in range(m) for c in range(n) if (r, c) not in closed)
     index = {sq: i for i, sq in enumerate(squares)}
     rows = tuple(tuple(index[(r, c)] for c in range(n) if (r, c) in index) for r in range(m))
+    fixed_squares = set(problem.fixed)
+    pawn_at = tuple(i for i, sq in enumerate(squares) if sq not in fixed_squares) if problem.pawns else ()
+    pawn_of = {squares[i]: k for k, i in enumerate(pawn_at)}
     groups: set[tuple[int, ...]] = set()
-    for step in [(1, 0), *slide_directions(problem.rule)]:
-        for line in _lines(problem, step):
-            group = tuple(sorted({index[sq] for sq in line if sq in index}))
-            if len(group) > 1:
-                groups.add(group)
     apart: set[tuple[int, int]] = set()
+    separated: list[tuple[int, int, tuple[int, ...]]] = []
+    steps = [(1, 0), *slide_directions(problem.rule)] + ([(0, 1)] if problem.anywhere else [])
+    for step in steps:
+        for whole in _lines(problem, step):
+            cycle = problem.torus and len(whole) > 1 and _wraps(problem, whole, step)
+            for seg, round_ in _segments(problem, whole, cycle):
+                if not problem.pawns:
+                    group = tuple(sorted({index[sq] for sq in seg if sq in index}))
+                    if len(group) > 1:
+                        groups.add(group)
+                    continue
+                _separate(seg, round_, index, pawn_of, apart, separated)
     for r in range(m):
         for dr in range(1, m - r if not problem.torus else m):
             r2 = r + dr
@@ -95,7 +135,11 @@ def squares_model(problem: Problem) -> SquaresModel:
                     if one is not None and two is not None and one != two:
                         apart.add((min(one, two), max(one, two)))
     fixed = tuple(index[sq] for sq in problem.fixed if sq in index)
-    if len(fixed) < len(problem.fixed):  # a piece pre-placed on a blocked square: no solution
+    if problem.anywhere:
+        rows = ()
+        if len(fixed) < len(problem.fixed):  # a piece pre-placed on a blocked square: no solution
+            rows = ((),)
+    elif len(fixed) < len(problem.fixed):
         rows = (*rows, ())
     by_label: dict[str, list[int]] = {}
     for r, row in enumerate(problem.regions):
@@ -104,4 +148,48 @@ def squares_model(problem: Problem) -> SquaresModel:
             if (r, c) in index:
                 by_label[label].append(index[(r, c)])
     regions = tuple(tuple(group) for _, group in sorted(by_label.items()))
-    return SquaresModel(squares, rows, tuple(sorted(groups)), tuple(sorted(apart)), fixed, m, regions)
+    return SquaresModel(
+        squares,
+        rows,
+        tuple(sorted(groups)),
+        tuple(sorted(apart)),
+        fixed,
+        problem.pieces or m,
+        regions,
+        pawn_at,
+        problem.pawns,
+        tuple(separated),
+    )
+
+
+def _wraps(problem: Problem, line: list[Square], step: tuple[int, int]) -> bool:
+    """Whether a torus's line is a cycle: its last square steps back onto its first."""
+    r, c = line[-1]
+    return ((r + step[0]) % problem.rows, (c + step[1]) % problem.n) == line[0]
+
+
+def _separate(
+    seg: list[Square],
+    cycle: bool,
+    index: dict[Square, int],
+    pawn_of: dict[Square, int],
+    apart: set[tuple[int, int]],
+    separated: list[tuple[int, int, tuple[int, ...]]],
+) -> None:
+    """The pairs of one segment when pawns may cut it: two pieces need a pawn between them (on
+    a cycle, on each of the two arcs); where no square between can hold one, they are apart."""
+    var = [index.get(sq) for sq in seg]
+    pawn = [pawn_of.get(sq) for sq in seg]
+    size = len(seg)
+    for i in range(size):
+        for j in range(i + 1, size):
+            a, b = var[i], var[j]
+            if a is None or b is None:
+                continue
+            arcs = [range(i + 1, j)] + ([[*range(j + 1, size), *range(0, i)]] if cycle else [])
+            for arc in arcs:
+                between = tuple(k for k in (pawn[t] for t in arc) if k is not None)
+                if between:
+                    separated.append((a, b, between))
+                else:
+                    apart.add((min(a, b), max(a, b)))

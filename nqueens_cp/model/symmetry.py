@@ -60,6 +60,16 @@ def transform(solution: Solution, name: str, cols: int | None = None) -> Solutio
     return tuple(image)
 
 
+def image(problem: Problem, solution: Solution, name: str) -> Solution:
+    """The image of a solution of `problem` under symmetry `name`: a placement's columns, or a
+    layout's squares (pieces and pawns) mapped and written again (`Problem.encode`)."""
+    if not problem.anywhere:
+        return transform(solution, name, problem.n)
+    n, m = problem.n, problem.rows
+    pieces, pawns = problem.layout(solution)
+    return problem.encode(*([image_square(name, n, r, c, m) for r, c in part] for part in (pieces, pawns)))
+
+
 def table_array(group: tuple[str, ...] = NAMES) -> np.ndarray:
     """The rows of TABLE for `group`, as the (k, 3) int64 array the compiled test takes."""
     import numpy as np

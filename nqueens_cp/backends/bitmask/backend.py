@@ -87,7 +87,8 @@ class BitmaskBackend(Backend):
     capabilities = Capabilities(
         options=(WORKERS, PROGRESS, TIME_LIMIT, LEXICOGRAPHIC, MEMORY),
         tasks=PLACEMENT_TASKS,
-        rules=PLACEMENT_RULES | SQUARES_RULES,  # (a region map: its own search, `regions`)
+        # (a region map: its own search, `regions`; walls, pieces anywhere, pawns: `layouts`)
+        rules=PLACEMENT_RULES | SQUARES_RULES,
         partition=True,
         own_count=True,
         repeat_free=True,
@@ -131,7 +132,7 @@ class BitmaskBackend(Backend):
     # -- streams ---------------------------------------------------------------------------
 
     def _batches(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[np.ndarray]:
-        if plan.algorithm in (Algorithm.ROWS_PYTHON, Algorithm.REGIONS):
+        if plan.algorithm in (Algorithm.ROWS_PYTHON, Algorithm.REGIONS, Algorithm.LAYOUTS):
             return super()._batches(problem, plan, stats)
         from .searches import enumerate_any, enumerate_arrays  # (the compiled kernels, loaded here)
 
@@ -144,6 +145,10 @@ class BitmaskBackend(Backend):
             return pysearch.solutions(problem, self.deadline(), stats)
         if plan.algorithm == Algorithm.REGIONS:
             return regions.solutions(problem, self.deadline(), stats, bool(self.settings.get("lexicographic")))
+        if plan.algorithm == Algorithm.LAYOUTS:
+            from . import layouts  # (numpy and the kernel, loaded here)
+
+            return layouts.layouts(problem, self.deadline(), stats)
         return rows_of(self._batches(problem, plan, stats))
 
     # -- decisions and counts: one dispatch table per task ---------------------------------
@@ -156,6 +161,7 @@ class BitmaskBackend(Backend):
             Algorithm.ROWS_PYTHON: lambda p: self._first_row_search(p, plan),
             Algorithm.ANY_PIECE: lambda p: self._first_row_search(p, plan),
             Algorithm.REGIONS: lambda p: self._first_row_search(p, plan),
+            Algorithm.LAYOUTS: lambda p: self._first_row_search(p, plan),
         }
         return run[Algorithm(plan.algorithm)](problem)
 
@@ -173,7 +179,7 @@ class BitmaskBackend(Backend):
         """The first solution of the stream: the row search's, compiled or on Python integers
         (the lexicographically first), or the region search's (`--lexicographic` for that one)."""
         stats: Stats = {}
-        if plan.algorithm in (Algorithm.ROWS_PYTHON, Algorithm.REGIONS):
+        if plan.algorithm in (Algorithm.ROWS_PYTHON, Algorithm.REGIONS, Algorithm.LAYOUTS):
             stream: Iterator[Any] = self._solutions(problem, plan, stats)
         else:
             batches = self._batches(problem, plan, stats)
@@ -287,10 +293,19 @@ class BitmaskBackend(Backend):
             assert outcome.reason is not None
             raise Unknown(self.name, outcome.reason, partial=outcome.count)
         deadline = self.deadline()
-        orbits = Orbits(problem)
         fixed: dict[frozenset[str], int] = {}
-        for k in subgroups(group):
-            fixed[k] = (outcome.count or 0) if len(k) == 1 else orbits.count_fixed(k, lambda: deadline.check(None))
+        if problem.walled:
+            from ..watch import watched
+            from . import layouts
+
+            with watched(deadline) as stop:
+                for k in subgroups(group):
+                    fixed[k] = (outcome.count or 0) if len(k) == 1 else layouts.fixed_count(problem, k, stop)
+            deadline.check(None)
+        else:
+            orbits = Orbits(problem)
+            for k in subgroups(group):
+                fixed[k] = (outcome.count or 0) if len(k) == 1 else orbits.count_fixed(k, lambda: deadline.check(None))
         symmetric = {key: fixed[frozenset(names)] for key, names in SYMMETRIC_BY.items() if frozenset(names) in fixed}
         return ClassCount(group, classes_by_orbit(group, fixed), symmetric, stats=outcome.stats)
 

@@ -70,6 +70,7 @@ class Algorithm(StrEnum):
     CONSTELLATIONS = "constellations"
     JOIN = "join"
     ANY_PIECE = "any-piece"
+    LAYOUTS = "layouts"
 
 
 def jit_enabled() -> bool:
@@ -211,6 +212,23 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         )
     if workers not in (None, 1) and task not in (Task.COUNT, Task.UNIQUE):
         raise UnsupportedProblem(f"bitmask: {task} runs in one process; --workers applies to count")
+    if problem.walled:
+        if problem.regions:
+            raise UnsupportedProblem(
+                "bitmask: a region map with walls or pieces anywhere is not searched here: "
+                "the squares formulation of the CP backends states both"
+            )
+        if not (n <= MAX_COMPILED_N and jit):
+            raise UnsupportedProblem(f"bitmask: walls and pieces anywhere are searched by a compiled kernel: {wide}")
+        if task == Task.UNIQUE:
+            why = "the count, and the layouts each group of symmetries fixes, an orbit of squares at a time (Burnside)"
+            return Plan(task, Algorithm.FIXED_POINTS, why, workers or parallel)
+        if workers not in (None, 1) and task != Task.COUNT:
+            raise UnsupportedProblem(f"bitmask: {task} runs in one process; --workers applies to count")
+        why = "walls, pieces anywhere or pawns: a piece at a time in row order, each square's attacks cut at the walls"
+        if problem.pawns:
+            why += "; the pawns placed first, a set a class of symmetry"
+        return Plan(task, Algorithm.LAYOUTS, why, (workers or parallel) if task == Task.COUNT else 1)
     if problem.regions and task != Task.UNIQUE:  # (its classes: the fixed points below, their search the same)
         if workers not in (None, 1):
             raise UnsupportedProblem("bitmask: a board with a region map is searched in one process (no --workers)")

@@ -59,6 +59,15 @@ def for_count(problem: Problem, algorithm: Algorithm, depth: int | None = None) 
         from . import classes
 
         return classes.items(problem)
+    if algorithm == Algorithm.LAYOUTS:
+        if depth is not None:
+            raise UnsupportedProblem(
+                "bitmask: a count with walls or pieces anywhere is cut by pawns or first squares; "
+                "--depth applies to row splits"
+            )
+        from . import layouts
+
+        return layouts.items(problem)
     compiled = problem.n <= planner.MAX_COMPILED_N and planner.jit_enabled()
     if not compiled:
         wide = problem.n > planner.MAX_COMPILED_N

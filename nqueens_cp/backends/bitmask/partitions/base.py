@@ -145,6 +145,7 @@ class Split(StrEnum):
     CONSTELLATIONS = "constellations"
     ANY_PIECE = "any-piece"
     JOIN = "join"
+    LAYOUTS = "layouts"
 
 
 def fingerprint(problem: Problem, depth: int, split: Split = Split.ROWS) -> dict[str, Any]:
