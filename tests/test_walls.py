@@ -239,3 +239,48 @@ def test_classes_by_enumeration_agree_with_the_fixed_points(name: str) -> None:
     for p in (Problem(7, pieces=8, pawns=1), Problem(6, walls=[(0, 0), (5, 5)]), Problem(5, pieces=4)):
         ours, theirs = get_backend("bitmask").count_classes(p), get_backend(name).count_classes(p)
         assert (theirs.by_orbit, theirs.symmetric) == (ours.by_orbit, ours.symmetric), p
+
+
+# -- long counts: work items, the pool, checkpoints, resume ----------------------------------------
+
+
+def test_a_count_with_pawns_is_cut_into_work_items_that_resume(tmp_path) -> None:
+    """A103330(9) = 396 through numbered items (one a class of pawn squares) on a pool of two,
+    into a checkpoint; stopped halfway, the same call runs the rest and no more."""
+    from nqueens_cp.run.partition import count_partitioned, pool_runner
+
+    from .test_partition import journal
+
+    p = Problem(9, pieces=10, pawns=1)
+    work = get_backend("bitmask").partition(p)
+    assert work.size == 15  # the 81 squares in classes of the 8 symmetries
+    ck = tmp_path / "pawns.ckpt"
+
+    def dies_halfway(w, indices):
+        for k, (index, count) in enumerate(pool_runner(1)(w, indices)):
+            if k == w.size // 2:
+                raise KeyboardInterrupt
+            yield index, count
+
+    with pytest.raises(KeyboardInterrupt):
+        count_partitioned(work, dies_halfway, ck)
+    recorded = set(journal(ck)[1])
+    assert 0 < len(recorded) < work.size
+    seen: list[int] = []
+
+    def watching(w, indices):
+        seen.extend(indices)
+        return pool_runner(2)(w, indices)
+
+    assert count_partitioned(work, watching, ck) == oeis("A103330")[8]
+    assert sorted(seen) == sorted(set(range(work.size)) - recorded)
+
+
+def test_walls_without_pawns_are_cut_at_the_first_piece() -> None:
+    """No pawns: an item a square the first piece takes; they add up to the count."""
+    from nqueens_cp.run.partition import count_partitioned, pool_runner
+
+    p = Problem(7, pieces=5, walls=[(3, 3)])
+    work = get_backend("bitmask").partition(p)
+    assert work.size == 48
+    assert count_partitioned(work, pool_runner(2), None) == len(brute_layouts(p))

@@ -504,7 +504,7 @@ def first(
     if fmt == "json":
         echo(json.dumps(record(p, b, plan, outcome, start) | {"solution": None if sol is None else p.shown(sol)}))
     elif fmt == "jsonl" and outcome.status is not Status.UNKNOWN:
-        echo("null" if sol is None else f"[{', '.join(map(str, sol))}]")
+        echo("null" if sol is None else json.dumps(p.shown(sol)))
     elif outcome.status is Status.SOLVED:
         rows = draw(p, sol)
         if p.regions and sys.stdout is not None and sys.stdout.isatty():
