@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    for n in (7, 8, 9):
+    for n in (6, 7, 8):
         p = nq.Problem(n, pieces=n + 1, pawns=1)
         ours = best(lambda p=p: nq.count(p, workers=1), args.repeat)
         theirs = best(lambda p=p: nq.count(p, "cpsat"), args.repeat)
