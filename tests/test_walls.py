@@ -5,6 +5,7 @@ queens problem (A103330, A129551, A129553 and their classes), of k queens on a b
 
 from __future__ import annotations
 
+import json
 from itertools import combinations, product
 
 import pytest
@@ -284,3 +285,24 @@ def test_walls_without_pawns_are_cut_at_the_first_piece() -> None:
     work = get_backend("bitmask").partition(p)
     assert work.size == 35
     assert count_partitioned(work, pool_runner(2), None) == len(brute_layouts(p))
+
+
+def test_pawn_sets_past_what_the_engine_places_one_by_one_are_refused_before_any_search() -> None:
+    with pytest.raises(Exception, match=r"4 pawns on 1600 squares make [\d,]+ sets"):
+        get_backend("bitmask").plan(Problem(40, pieces=41, pawns=4), "count")
+
+
+def test_a_layout_read_back_in_any_order_and_a_wrong_one_named_by_its_squares() -> None:
+    from nqueens_cp.check.answers import check
+
+    p = Problem(6, pieces=7, pawns=1)
+    good = sorted(_solved(p))
+    lines = [p.said(s) for s in good]
+    pieces, pawns = p.layout(good[0])
+    lines.append(json.dumps({"pawns": [list(sq) for sq in pawns], "pieces": [list(sq) for sq in reversed(pieces)]}))
+    judged = check(p, lines)  # the last, its squares in another order, is the first again
+    assert judged.distinct == 16 and not judged.invalid and len(judged.duplicates) == 1
+    alone = Problem(4, pieces=4)  # no pawns: a list of the pieces' squares is a layout
+    assert check(alone, ["[[3, 2], [0, 1], [1, 3], [2, 0]]"]).distinct == 1
+    bad = check(p, ['{"pieces": [[0, 0], [0, 1], [1, 3], [2, 5], [3, 2], [4, 4], [5, 1]], "pawns": [[5, 5]]}'])
+    assert bad.invalid and "share a row" in bad.invalid[0][1]

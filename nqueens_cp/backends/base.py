@@ -146,10 +146,13 @@ class WrongAnswer(BackendError):
         self.why = why or detail
 
     @classmethod
-    def placement(cls, solver: str, solution: Any, why: str) -> WrongAnswer:
-        """The error for a placement that `why` (explain's reason, or REPEAT) rules out."""
+    def placement(cls, solver: str, solution: Any, why: str, problem: Problem | None = None) -> WrongAnswer:
+        """The error for a placement that `why` (explain's reason, or REPEAT) rules out (a
+        layout of pieces anywhere shown by its squares, where the problem is given)."""
         shown = tuple(int(c) for c in solution)
         text = str(shown) if len(shown) <= 40 else f"{str(shown[:40])[:-1]}, ...)"
+        if problem is not None and problem.anywhere:
+            text = problem.said(shown)[:400]
         return cls(solver, f"the placement {text} {why}", shown, why)
 
 
@@ -597,7 +600,7 @@ class Backend:
         if outcome.solution is not None:
             why = problem.explain(outcome.solution)
             if why:
-                raise WrongAnswer.placement(self.label, outcome.solution, why)
+                raise WrongAnswer.placement(self.label, outcome.solution, why, problem)
         return outcome
 
     def count_classes(self, problem: Problem) -> ClassCount:
@@ -636,10 +639,10 @@ class Backend:
             for sol in stream:
                 why = problem.explain(sol)
                 if why:
-                    raise WrongAnswer.placement(self.label, sol, why)
+                    raise WrongAnswer.placement(self.label, sol, why, problem)
                 if seen is not None:
                     if sol in seen:
-                        raise WrongAnswer.placement(self.label, sol, WrongAnswer.REPEAT)
+                        raise WrongAnswer.placement(self.label, sol, WrongAnswer.REPEAT, problem)
                     seen.add(sol)
                 yield sol
         finally:
@@ -657,12 +660,12 @@ class Backend:
             for batch in stream:
                 bad = check(batch)
                 if bad is not None:
-                    raise WrongAnswer.placement(self.label, batch[bad[0]], bad[1])
+                    raise WrongAnswer.placement(self.label, batch[bad[0]], bad[1], problem)
                 if seen is not None:
                     for row in batch:
                         key = np.ascontiguousarray(row, dtype=np.int64).tobytes()
                         if key in seen:
-                            raise WrongAnswer.placement(self.label, row, WrongAnswer.REPEAT)
+                            raise WrongAnswer.placement(self.label, row, WrongAnswer.REPEAT, problem)
                         seen.add(key)
                 yield batch
         finally:

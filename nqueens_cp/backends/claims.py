@@ -56,5 +56,5 @@ def _searched_again(problem: Problem, backend: Backend) -> bool:
         return False
     found: Solution | None = outcome.solution
     if found is not None:
-        raise WrongAnswer.placement(backend.label, found, "is a solution, where it says there is none")
+        raise WrongAnswer.placement(backend.label, found, "is a solution, where it says there is none", problem)
     return outcome.status is Status.NO_SOLUTION

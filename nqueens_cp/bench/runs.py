@@ -112,7 +112,7 @@ def _solve(b: Backend, p: Problem, out: dict[str, Any]) -> Outcome:
                 if invalid is None:
                     why = p.explain(sol)
                     if why is not None:
-                        invalid = f"{p.shown(sol)} {why}"
+                        invalid = f"{p.said(sol)} {why}"
                 total = (total + digest(sol)) & 0xFFFFFFFFFFFFFFFF
             found += len(batch)
             checking += time.perf_counter() - start

@@ -199,7 +199,7 @@ def _json(lines: Iterator[tuple[int, str]], problem: Problem, one_based: bool) -
     over several lines is parsed whole, up to MAX_JSON_DOCUMENT."""
     lines = iter(lines)
     number, first = next(lines)
-    if first.lstrip().startswith("[[") and _FLAT_ARRAYS.fullmatch(first):
+    if first.lstrip().startswith("[[") and not problem.anywhere and _FLAT_ARRAYS.fullmatch(first):
         for k, m in enumerate(_ARRAY.finditer(first, first.index("[") + 1), 1):
             values = [v for v in m.group(1).replace(",", " ").split()]
             if any(len(v) > MAX_DIGITS for v in values):
@@ -281,7 +281,7 @@ def _pair(v: object) -> bool:
 def _layout(doc: object, number: int, problem: Problem, one_based: bool, item: int | None) -> Answer:
     """A layout of pieces anywhere: {"pieces": [[r, c], ...], "pawns": [...]}, or the pieces'
     list alone; its squares in any order (`Problem.encode` sorts them)."""
-    parts = doc if isinstance(doc, dict) else {"pieces": doc}
+    parts: dict[str, Any] = doc if isinstance(doc, dict) else {"pieces": doc}
     unknown = set(parts) - {"pieces", "pawns"}
     if unknown:
         raise AnswerFormatError(f"line {number}: a layout has pieces and pawns, not {sorted(unknown)[0]!r}")
@@ -289,7 +289,7 @@ def _layout(doc: object, number: int, problem: Problem, one_based: bool, item: i
     if not all(isinstance(s, list) and all(_pair(v) for v in s) for s in squares):
         raise AnswerFormatError(f"line {number}: a layout's squares are [row, col] pairs of integers")
     shift = 1 if one_based else 0
-    pieces, pawns = ([(r - shift, c - shift) for r, c in s] for s in squares)
+    pieces, pawns = ([(int(r) - shift, int(c) - shift) for r, c in s] for s in squares)
     off = [sq for sq in (*pieces, *pawns) if not (0 <= sq[0] < problem.rows and 0 <= sq[1] < problem.n)]
     if off:
         return Answer(number, (), f"square {off[0]} is off the board", item=item)

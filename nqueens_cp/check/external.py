@@ -117,22 +117,23 @@ class Comparison:
             lines.append(f"agree: {same}, each valid, none repeated")
             return lines
         lines.append("DISAGREE")
+        shown = self.problem.said
         hint = j.hint()
         if hint:
             lines.append(f"  hint: {hint}")
         if j.invalid:
             lines.append(f"  invalid: {j.invalid_count}")
-            lines += [f"    {a.where}: {list(a.solution or ())}: {why}" for a, why in j.invalid[:SHOWN]]
+            lines += [f"    {a.where}: {shown(a.solution or ())}: {why}" for a, why in j.invalid[:SHOWN]]
             lines += self._first_board()
         if self.missing_count:
             lines.append(f"  missing: {self.missing_count} (found by {self.reference}, not by the program)")
-            lines += [f"    {list(s)}" for s in self.missing[:SHOWN]]
+            lines += [f"    {shown(s)}" for s in self.missing[:SHOWN]]
         if self.extra:
             lines.append(f"  extra: {len(self.extra)} valid solutions {self.reference} did not find (please report)")
-            lines += [f"    {list(s)}" for s in self.extra[:SHOWN]]
+            lines += [f"    {shown(s)}" for s in self.extra[:SHOWN]]
         if j.duplicates:
             lines.append(f"  duplicates: {j.duplicate_count}")
-            lines += [f"    {a.where}: {list(a.solution or ())}" for a in j.duplicates[:SHOWN]]
+            lines += [f"    {a.where}: {shown(a.solution or ())}" for a in j.duplicates[:SHOWN]]
         if j.no_solution_claims and self.expected:
             lines.append(f"  the program says there is no solution (line {j.no_solution_claims[0]})")
         return lines

@@ -242,7 +242,7 @@ class Subject(Protocol):
 def _first_lines(problem: Problem, sol: Solution | None, title: str, indent: str = "") -> list[str]:
     if sol is None:
         return [indent + title]
-    return [f"{indent}{title}: {problem.shown(sol)}", *(f"{indent}  {row}" for row in drawn(problem, sol))]
+    return [f"{indent}{title}: {problem.said(sol)}", *(f"{indent}  {row}" for row in drawn(problem, sol))]
 
 
 class ProgramSubject:
@@ -363,8 +363,8 @@ class BackendSubject:
             return None
         lines = [f"{b.label} gives {len(mine):,} solutions, {self.oracle.name} {len(theirs):,}"]
         missing = sorted(theirs - mine)
-        lines += [f"  missing: {list(s)}" for s in missing[:3]]
-        lines += [f"  extra: {list(s)}" for s in sorted(mine - theirs)[:3]]
+        lines += [f"  missing: {problem.said(s)}" for s in missing[:3]]
+        lines += [f"  extra: {problem.said(s)}" for s in sorted(mine - theirs)[:3]]
         lines += _first_lines(problem, missing[0], "the first missing, drawn", "  ") if missing else []
         return Finding("disagree", lines)
 

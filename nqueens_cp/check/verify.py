@@ -92,7 +92,7 @@ class Verdict:
 
     def describe(self) -> list[str]:
         """Human-readable lines: one per backend, then the differences."""
-        shown = self.problem.shown
+        shown = self.problem.said
         lines = []
         for r in self.runs:
             if r.unknown:

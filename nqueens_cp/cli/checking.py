@@ -293,10 +293,10 @@ def check(
     if not j.read and not j.no_solution_claims:
         raise UserError(f"{source}: no solution and no claim of none in it: nothing to check")
     lines = [f"{plural(j.read, 'solution')} read: {j.distinct} valid and distinct"]
-    lines += [f"invalid, {a.where}: {list(a.solution or ())}: {why}" for a, why in j.invalid]
+    lines += [f"invalid, {a.where}: {p.said(a.solution or ())}: {why}" for a, why in j.invalid]
     if j.invalid_count > len(j.invalid):
         lines.append(f"... and {j.invalid_count - len(j.invalid)} more invalid")
-    lines += [f"repeated, {a.where}: {list(a.solution or ())}" for a in j.duplicates]
+    lines += [f"repeated, {a.where}: {p.said(a.solution or ())}" for a in j.duplicates]
     if j.duplicate_count > len(j.duplicates):
         lines.append(f"... and {j.duplicate_count - len(j.duplicates)} more repeated")
     wrong = bool(j.invalid or j.duplicates)

@@ -374,6 +374,13 @@ class Problem:
         out = {"pieces": [list(sq) for sq in pieces]}
         return out | ({"pawns": [list(sq) for sq in pawns]} if self.pawns else {})
 
+    def said(self, solution: Sequence[int]) -> str:
+        """The solution in a line of text, as JSON writes it (`shown`): `[0, 4, 7, ...]`, or a
+        layout's `{"pieces": [[0, 2], ...], "pawns": [[1, 2]]}`."""
+        import json
+
+        return json.dumps(self.shown(solution))
+
     def encode(self, pieces: Iterable[Sequence[int]], pawns: Iterable[Sequence[int]] = ()) -> Solution:
         """The solution of squares `pieces` and `pawns` (each in any order): a layout's sorted
         indices, or one piece a row's columns (by row)."""

@@ -55,6 +55,10 @@ MRV_COUNT_UNUSABLE = 0.5
 SEARCHER = "the generic kernel (or the piece's own, once a large count has compiled it)"
 
 
+#: The most sets of pawns the layouts search places one by one (each set a search of its own).
+MAX_PAWN_SETS = 10_000_000
+
+
 class Algorithm(StrEnum):
     """The engine's algorithms (the backend runs each through one dispatch table)."""
 
@@ -220,6 +224,13 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
             )
         if not (n <= MAX_COMPILED_N and jit):
             raise UnsupportedProblem(f"bitmask: walls and pieces anywhere are searched by a compiled kernel: {wide}")
+        spots = problem.rows * n - len(set(problem.blocked) | set(problem.walls) | set(problem.fixed))
+        sets = math.comb(spots, problem.pawns)
+        if sets > MAX_PAWN_SETS:
+            raise UnsupportedProblem(
+                f"bitmask: {problem.pawns} pawns on {spots} squares make {sets:,} sets, over the "
+                f"{MAX_PAWN_SETS:,} this search places one by one (the CP backends state the pawns as variables)"
+            )
         if task == Task.UNIQUE:
             why = "the count, and the layouts each group of symmetries fixes, an orbit of squares at a time (Burnside)"
             return Plan(task, Algorithm.FIXED_POINTS, why, workers or parallel)
