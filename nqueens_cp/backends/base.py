@@ -73,6 +73,10 @@ class Task(StrEnum):
     COUNT = "count"
     FIRST = "first"
     UNIQUE = "unique"
+    #: The most pieces no two of which attack (the independence number), placed anywhere.
+    MAX = "max"
+    #: The fewest pieces that occupy or attack every free square (domination).
+    DOMINATE = "dominate"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -306,6 +310,10 @@ TASKS = tuple(Task)
 #: The tasks of the placement puzzle (one piece a row): every solution, their number, one, and
 #: their symmetry classes. A backend that answers them declares this constant.
 PLACEMENT_TASKS: frozenset[Task] = frozenset({Task.SOLVE, Task.COUNT, Task.FIRST, Task.UNIQUE})
+
+#: The optimisations: the most pieces, the fewest that cover. A backend that answers both
+#: declares this constant beside its placement tasks.
+OPTIMUM_TASKS: frozenset[Task] = frozenset({Task.MAX, Task.DOMINATE})
 
 #: The rules every backend has modelled since the puzzle had pieces and obstacles: wrapped and
 #: rectangular boards, leaps, one-way lines, blocked squares and pre-placed pieces. A backend
@@ -611,6 +619,50 @@ class Backend:
 
             return ClassCount(problem_symmetries(problem), {}, stats={})
         return self._count_classes(problem, plan)
+
+    def optimum(self, problem: Problem, task: Task | str, *, independent: bool = False, count: bool = False) -> Outcome:
+        """The most pieces (`max`) or the fewest that dominate (`dominate`; `independent`: no two
+        attacking), placed anywhere, the pre-placed among them: `value` the best found, `bound`
+        the bound proved (optimal where they meet; under a time limit, UNKNOWN with both),
+        `count` the optimal placements where `count` is asked and the optimum proved. The
+        placement is checked by the rules (`Problem.explain`, `Problem.uncovered`), and the
+        bound against the value, before it is returned."""
+        task = Task(task)
+        if task not in (Task.MAX, Task.DOMINATE):
+            raise ValueError(f"optimum answers max and dominate, not {task}")
+        if problem.pieces or problem.pawns:
+            raise UnsupportedProblem(f"{task} chooses how many pieces: it takes no --pieces or --pawns")
+        if independent and task == Task.MAX:
+            raise UnsupportedProblem("max places pieces no two of which attack already: --independent is dominate's")
+        plan = self.plan(problem, task)
+        outcome = self._optimum(problem, plan, independent, count)
+        self._check_optimum(problem, task, independent, outcome)
+        return outcome
+
+    def _optimum(self, problem: Problem, plan: Plan, independent: bool, count: bool) -> Outcome:
+        """Required with `Task.MAX` or `Task.DOMINATE` in `capabilities.tasks`."""
+        raise NotImplementedError(f"backend {self.name!r} declares {plan.task} but does not answer it")
+
+    def _check_optimum(self, problem: Problem, task: Task, independent: bool, outcome: Outcome) -> None:
+        """A claimed optimum's placement and bound, held to the rules (exit 1 where wrong)."""
+        from dataclasses import replace as replaced
+
+        if outcome.solution is not None:
+            k = outcome.value or 0
+            placed = replaced(problem, pieces=max(1, k), pawns=0)
+            pieces = placed.layout(outcome.solution)[0] if len(outcome.solution) == k else ()
+            why = (
+                placed.explain(outcome.solution)
+                if task == Task.MAX
+                else placed.uncovered(pieces, independent) or (None if pieces or not k else "is no layout")
+            )
+            if len(outcome.solution) != k:
+                why = f"has {len(outcome.solution)} pieces for a value of {k}"
+            if why:
+                raise WrongAnswer(self.label, f"the {task} placement {placed.said(outcome.solution)} {why}")
+        value, bound = outcome.value, outcome.bound
+        if value is not None and bound is not None and (bound < value if task == Task.MAX else bound > value):
+            raise WrongAnswer(self.label, f"{task}: a bound of {bound} past its own value {value}")
 
     # -- the check every answer passes (inherited) -----------------------------------------
 

@@ -579,6 +579,55 @@ class Problem:
                         return attack(r, r2)
         return None
 
+    def uncovered(self, pieces: Sequence[Square], independent: bool = False) -> str | None:
+        """Why `pieces` do not dominate the board, or None where they do: each stands on a free
+        square (pre-placed ones among them), and every free square holds one or is attacked by
+        one (lines pass blocked squares and stop at walls; blocked squares and walls need no
+        cover); with `independent`, no two attack each other. Walked from the rules, as
+        `explain` is."""
+        m, n = self.rows, self.n
+        closed = set(self.blocked) | set(self.walls)
+        taken = set(pieces)
+        if len(taken) != len(pieces):
+            return "names a square twice"
+        for sq in pieces:
+            if not (0 <= sq[0] < m and 0 <= sq[1] < n) or sq in closed:
+                return f"puts a piece on {sq}, which no piece may take"
+        missing = sorted(set(self.fixed) - taken)
+        if missing:
+            return f"misses fixed piece {missing[0]}"
+        anywhere = replace(self, pieces=max(1, len(pieces), len(self.fixed)), pawns=0)
+        if independent:
+            clash = anywhere._clash(list(pieces), set(self.walls))
+            if clash:
+                return f"pieces {clash[0]} and {clash[1]} {clash[2]}"
+        seen = set(taken)
+        for r, c in pieces:
+            seen |= anywhere._reach((r, c))
+        for r in range(m):
+            for c in range(n):
+                if (r, c) not in closed and (r, c) not in seen:
+                    return f"leaves square {(r, c)} neither taken nor attacked"
+        return None
+
+    def _reach(self, square: Square) -> set[Square]:
+        """The squares a piece on `square` attacks: its lines walked to the first wall, the
+        edge or (on a torus) back to itself, and its leaps."""
+        m, n, torus, walls = self.rows, self.n, self.torus, set(self.walls)
+        out: set[Square] = set()
+        for a, b in self.steps():
+            sq = square
+            for _ in range(m * n):
+                sq = ((sq[0] + a) % m, (sq[1] + b) % n) if torus else (sq[0] + a, sq[1] + b)
+                if sq == square or sq in walls or not (0 <= sq[0] < m and 0 <= sq[1] < n):
+                    break
+                out.add(sq)
+        for a, b in {image for move in self.rule.leapers for image in images(move)}:
+            sq = ((square[0] + a) % m, (square[1] + b) % n) if torus else (square[0] + a, square[1] + b)
+            if sq != square and 0 <= sq[0] < m and 0 <= sq[1] < n:
+                out.add(sq)
+        return out
+
     def _regions_broken(self, pieces: Sequence[Square]) -> str | None:
         """Why `pieces` break the region map (exactly one in each region), or None."""
         if not self.regions:

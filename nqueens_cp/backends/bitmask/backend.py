@@ -19,6 +19,7 @@ from ...model.symmetry import classes_by_orbit, problem_symmetries, subgroups
 from ...run.progress import report
 from ...run.sizes import parse_size
 from ..base import (
+    OPTIMUM_TASKS,
     PLACEMENT_RULES,
     PLACEMENT_TASKS,
     PROGRESS,
@@ -32,6 +33,7 @@ from ..base import (
     Option,
     Outcome,
     Plan,
+    Reason,
     Stats,
     Status,
     Task,
@@ -86,7 +88,7 @@ class BitmaskBackend(Backend):
 
     capabilities = Capabilities(
         options=(WORKERS, PROGRESS, TIME_LIMIT, LEXICOGRAPHIC, MEMORY),
-        tasks=PLACEMENT_TASKS,
+        tasks=PLACEMENT_TASKS | OPTIMUM_TASKS,
         # (a region map: its own search, `regions`; walls, pieces anywhere, pawns: `layouts`)
         rules=PLACEMENT_RULES | SQUARES_RULES,
         partition=True,
@@ -124,6 +126,8 @@ class BitmaskBackend(Backend):
                 f"memory must be between {mib(MIN_MEMORY)} (one process with its kernels) and this machine's "
                 f"{mib(physical_memory())}, got {mib(memory) if memory >= 1 << 20 else f'{memory} bytes'}"
             )
+        if task in OPTIMUM_TASKS:
+            return planner.optimum_plan(problem, task, self.settings)
         chosen = planner.plan(problem, task, self.settings, default_workers())
         if task != Task.COUNT:
             return chosen
@@ -266,6 +270,33 @@ class BitmaskBackend(Backend):
         if stop_at == 1:
             return Outcome(status=Status.SOLVED, solution=last, count=1, stats=stats)
         return Outcome(status=Status.SOLVED, count=found, stats=stats)
+
+    # -- the most pieces, the fewest that cover ---------------------------------------------
+
+    def _optimum(self, problem: Problem, plan: Plan, independent: bool, count: bool) -> Outcome:
+        """`optimise.maximum` or `optimise.fewest`; the maximum placements counted by this
+        backend's count (work items, on the pool)."""
+        from . import optimise
+
+        deadline = self.deadline()
+        stats: Stats = {}
+
+        def counter(p: Problem) -> int | None:
+            outcome = self.count(p)
+            stats["nodes"] = stats.get("nodes", 0) + outcome.stats.get("nodes", 0)
+            return outcome.count if outcome.status is Status.SOLVED else None
+
+        if plan.task == Task.MAX:
+            found = optimise.maximum(problem, deadline, count, counter)
+        else:
+            found = optimise.fewest(problem, deadline, independent, count)
+        if found is None:
+            return Outcome(status=Status.NO_SOLUTION, count=0, stats=stats)
+        said = {"value": found.value, "bound": found.bound, "solution": found.solution, "stats": stats}
+        if found.value is not None and found.value == found.bound and (found.count is not None or not count):
+            return Outcome(status=Status.SOLVED, count=found.count, **said)
+        reason = Reason.TIME_LIMIT if deadline.expired() else Reason.INTERRUPTED
+        return Outcome(status=Status.UNKNOWN, reason=reason, **said)
 
     # -- symmetry classes and partitions ---------------------------------------------------
 

@@ -189,6 +189,21 @@ def _unusable_share(problem: Problem) -> float:
     return 1 - sum(m.bit_count() for m in problem.row_masks) / problem.n**2
 
 
+def optimum_plan(problem: Problem, task: Task, settings: dict[str, Any]) -> Plan:
+    """The exact searches of the most pieces and the fewest that cover (`optimise`)."""
+    if problem.regions:
+        raise UnsupportedProblem(f"bitmask: {task} on a region map is not searched here")
+    if not (problem.n <= MAX_COMPILED_N and jit_enabled()):
+        raise UnsupportedProblem(f"bitmask: {task} runs compiled kernels, up to {MAX_COMPILED_N} columns")
+    if settings.get("workers") not in (None, 1) and task == Task.DOMINATE:
+        raise UnsupportedProblem("bitmask: dominate runs in one process; --workers applies to max --count")
+    if task == Task.MAX:
+        why = "a placement found greedily, then from the rows' and columns' bound down, each size searched for one"
+        return Plan(task, "max-descending", why)
+    why = "a set found greedily, then from the pre-placed pieces up, each size searched in square order with row bounds"
+    return Plan(task, "cover-ascending", why)
+
+
 def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers: int, cut: bool = False) -> Plan:
     """The algorithm for `task` (the table in docs/backends.md). With `cut`, a count that is to
     be cut into numbered work items (checkpoints, Dask): the row-at-a-time count makes none."""

@@ -1,0 +1,202 @@
+"""The most pieces and the fewest that cover, by our engine: exact searches with bounds.
+
+- **The most pieces** (`maximum`): a placement found greedily is the first lower bound; then K
+  from an upper bound down (each row, and each column, holds at most one piece a segment between
+  walls), each K searched by the layouts search (`layouts`) for one placement of K pieces
+  anywhere: the first K that has one is the optimum, every K above it proved to have none. The
+  maximum placements are then counted as any count of pieces anywhere is (work items).
+- **The fewest that cover** (`fewest`): a dominating set found greedily is the first upper
+  bound; then k from the pre-placed pieces up, each searched by `kernels.cover` for a set of k
+  pieces: the first k that has one is the optimum, every k below it proved to have none; the
+  minimum sets are counted by the same search run to its end.
+Under a deadline each answers what it has: the best found, and the bound proved so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ...model.problem import Problem, Solution, Square
+from ..base import Deadline, Unknown
+from ..watch import watched
+from . import layouts
+
+
+@dataclass
+class Optimum:
+    """What a search proved: the best value found (its solution), and the bound on the optimum."""
+
+    value: int | None
+    solution: Solution | None
+    bound: int
+    count: int | None = None
+
+
+def anywhere(problem: Problem, k: int) -> Problem:
+    """The problem with k pieces anywhere (the pre-placed among them)."""
+    return replace(problem, pieces=k, pawns=0)
+
+
+def _segments(problem: Problem, squares: list[list[Square]]) -> int:
+    """The runs between walls of each line of `squares` that hold a free square."""
+    walls, shut = set(problem.walls), layouts.closed(problem)
+    total = 0
+    for line in squares:
+        run = False
+        for sq in line:
+            if sq in walls:
+                run = False
+            elif sq not in shut and not run:
+                total += 1
+                run = True
+    return total
+
+
+def upper_bound(problem: Problem) -> int:
+    """At most one piece a segment of each row, and of each column (every piece rides both)."""
+    m, n = problem.rows, problem.n
+    rows = [[(r, c) for c in range(n)] for r in range(m)]
+    cols = [[(r, c) for r in range(m)] for c in range(n)]
+    free = m * n - len(layouts.closed(problem))
+    if problem.torus:  # a wrapped line's runs join across the edge: bounded by the free squares alone
+        return free
+    return min(free, _segments(problem, rows), _segments(problem, cols))
+
+
+def _greedy_independent(problem: Problem) -> list[Square]:
+    """Pieces placed square by square where nothing placed attacks them (the pre-placed first)."""
+    p = anywhere(problem, max(1, len(problem.fixed)))
+    placed = list(problem.fixed)
+    hit = set(placed).union(*(p._reach(sq) for sq in placed)) if placed else set()
+    shut = layouts.closed(problem)
+    for r in range(problem.rows):
+        for c in range(problem.n):
+            sq = (r, c)
+            if sq in shut or sq in hit or any(sq in p._reach(o) for o in placed):
+                continue
+            placed.append(sq)
+            hit |= {sq} | p._reach(sq)
+    return placed
+
+
+def maximum(
+    problem: Problem, deadline: Deadline, count: bool, counter: Callable[[Problem], int | None]
+) -> Optimum | None:
+    """The most pieces no two of which attack (see the module), None where the pre-placed
+    pieces attack each other. `counter(p)` counts p's layouts (the backend's count, on its work
+    items; None where it stopped)."""
+    if anywhere(problem, max(1, len(problem.fixed))).contradiction:
+        return None
+    found = _greedy_independent(problem)
+    best = Optimum(len(found), anywhere(problem, len(found)).encode(found), upper_bound(problem))
+    stats: dict[str, int] = {}
+    for k in range(best.bound, len(found), -1):  # (each k refuted lowers the bound to k - 1)
+        try:
+            first = next(iter(layouts.layouts(anywhere(problem, k), deadline, stats)), None)
+        except Unknown:
+            return best
+        if first is not None:
+            best.value, best.solution, best.bound = k, first, k
+            break
+        best.bound = k - 1
+    if count and best.value == best.bound:
+        best.count = counter(anywhere(problem, best.bound))
+    return best
+
+
+def _tables(problem: Problem, independent: bool) -> tuple[np.ndarray, ...] | None:
+    """(cover, attack, need, allow, spill, most) for the cover search (`kernels.cover`), or None
+    where the pre-placed pieces attack each other and independence is asked."""
+    n, m = problem.n, problem.rows
+    p = anywhere(problem, max(1, len(problem.fixed)))
+    cover = layouts.attack_table(p, ())
+    attack = cover.copy()
+    for s in range(m * n):
+        attack[s, s // n] &= ~(np.uint64(1) << np.uint64(s % n))
+    shut = layouts.closed(problem)
+    free = np.zeros(m, np.uint64)
+    for r in range(m):
+        for c in range(n):
+            if (r, c) not in shut:
+                free[r] |= np.uint64(1) << np.uint64(c)
+    need, allow = free.copy(), free.copy()
+    for r, c in problem.fixed:
+        s = r * n + c
+        if independent and np.any(attack[s] & layouts._rows_mask(problem, problem.fixed)):
+            return None
+        need &= ~cover[s]
+        allow[r] &= ~(np.uint64(1) << np.uint64(c))
+        if independent:
+            allow &= ~attack[s]
+    rows_of = [s // n for s in range(m * n)]
+    spill = max(
+        (int(bin(int(cover[s, r])).count("1")) for s in range(m * n) for r in range(m) if r != rows_of[s]), default=0
+    )
+    most = max(sum(int(bin(int(w)).count("1")) for w in cover[s]) for s in range(m * n))
+    return cover, attack, need, allow, np.int64(max(spill, 1)), np.int64(most)
+
+
+def _greedy_cover(problem: Problem, independent: bool) -> list[Square] | None:
+    """A dominating set made greedily: the pre-placed pieces, then each time the square that
+    covers most of what is left (where independence allows one)."""
+    p = anywhere(problem, max(1, len(problem.fixed)))
+    shut = layouts.closed(problem)
+    free = [(r, c) for r in range(problem.rows) for c in range(problem.n) if (r, c) not in shut]
+    reach = {sq: p._reach(sq) | {sq} for sq in free}
+    chosen = list(problem.fixed)
+    left = set(free).difference(*(reach[sq] for sq in chosen if sq in reach))
+    while left:
+        options = [sq for sq in free if sq not in chosen]
+        if independent:
+            options = [sq for sq in options if not any(sq in reach[o] for o in chosen)]
+        if not options:
+            return None
+        pick = max(options, key=lambda sq: len(reach[sq] & left))
+        if not reach[pick] & left:
+            return None
+        chosen.append(pick)
+        left -= reach[pick]
+    return chosen
+
+
+def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool) -> Optimum | None:
+    """The fewest pieces that dominate the board (see the module), None where none can (pre-
+    placed pieces that attack each other, asked to be independent; no independent set that
+    dominates)."""
+    from .kernels.cover import lasts, search
+
+    n, fixed = problem.n, len(problem.fixed)
+    t = _tables(problem, independent)
+    if t is None:
+        return None
+    greedy = _greedy_cover(problem, independent)
+    best = Optimum(None, None, fixed)
+    if greedy is not None:
+        best = Optimum(len(greedy), anywhere(problem, len(greedy)).encode(greedy), fixed)
+    cover, attack, need, allow, spill, most = t
+    last = lasts(n, cover, allow)
+    top = problem.rows * n - len(layouts.closed(problem))
+    with watched(deadline) as stop:
+        for k in range(fixed, (best.value if best.value is not None else top) + 1):
+            out = np.full(max(1, k - fixed), -1, np.int64)
+            got = search(n, cover, attack, last, need, allow, k - fixed, independent, spill, most, True, stop, out)
+            if stop[0]:
+                return best
+            if got:
+                placed = [*problem.fixed, *(divmod(int(s), n) for s in out if s >= 0)]
+                best.value, best.solution = len(placed), anywhere(problem, len(placed)).encode(placed)
+                best.bound = best.value
+                break
+            best.bound = k + 1
+        if best.value is None:  # no dominating set at all (independence can leave none)
+            return None
+        if count and best.bound == best.value:
+            out = np.full(1, -1, np.int64)
+            k = best.value - fixed
+            best.count = int(search(n, cover, attack, last, need, allow, k, independent, spill, most, False, stop, out))
+            if stop[0]:
+                best.count = None
+    return best
