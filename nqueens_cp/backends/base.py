@@ -635,6 +635,8 @@ class Backend:
         if independent and task == Task.MAX:
             raise UnsupportedProblem("max places pieces no two of which attack already: --independent is dominate's")
         plan = self.plan(problem, task)
+        if problem.rows * problem.n == len(set(problem.blocked) | set(problem.walls)):  # no square to take
+            return Outcome(status=Status.SOLVED, value=0, bound=0, solution=(), count=1 if count else None)
         outcome = self._optimum(problem, plan, independent, count)
         self._check_optimum(problem, task, independent, outcome)
         return outcome

@@ -6,7 +6,7 @@ options commands share; `output` writes answers, files and progress; one module 
 commands registers them on `app` when imported here.
 """
 
-from . import about, benching, checking, files, fuzzing, solving
+from . import about, benching, checking, files, fuzzing, optimising, solving
 from .app import Terminated, app
 
-__all__ = ["Terminated", "about", "app", "benching", "checking", "files", "fuzzing", "solving"]
+__all__ = ["Terminated", "about", "app", "benching", "checking", "files", "fuzzing", "optimising", "solving"]

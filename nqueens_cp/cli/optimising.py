@@ -1,0 +1,122 @@
+"""max and dominate: the most pieces no two of which attack, the fewest that cover the board."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+from typing import Annotated, Any
+
+import typer
+
+from ..backends import DEFAULT_BACKEND, Outcome, Status
+from ..backends.base import Task
+from ..model.drawing import draw
+from ..model.problem import plural
+from .app import PartialResult, app
+from .options import (
+    PROBLEM,
+    SOLVER_OPTIONS,
+    BackendOpt,
+    JsonOpt,
+    NArg,
+    ProblemSpec,
+    TimeOpt,
+    VerboseOpt,
+    WorkersOpt,
+    backend_options,
+    problem_options,
+)
+from .output import echo, no_solution, prepare, record
+
+CountOpt = Annotated[bool, typer.Option("--count", help="Count the optimal placements too (a second search).")]
+
+
+@app.command("max")
+@problem_options
+@backend_options("max")
+def max_(
+    n: NArg = None,
+    backend: BackendOpt = DEFAULT_BACKEND,
+    count: CountOpt = False,
+    as_json: JsonOpt = False,
+    spec: ProblemSpec = PROBLEM,
+    time_limit: TimeOpt = None,
+    workers: WorkersOpt = None,
+    solver: dict[str, Any] = SOLVER_OPTIONS,
+    verbose: VerboseOpt = False,
+) -> None:
+    """The most pieces, placed anywhere, no two attacking (walls, holes and pre-placed pieces
+    too): the value, "optimal" or the best found and its bound (exit 3), a board."""
+    _optimum(Task.MAX, n, backend, count, False, as_json, spec, time_limit, workers, solver, verbose)
+
+
+@app.command()
+@problem_options
+@backend_options("dominate")
+def dominate(
+    n: NArg = None,
+    backend: BackendOpt = DEFAULT_BACKEND,
+    independent: Annotated[
+        bool, typer.Option("--independent", help="No two of the pieces attack each other (independent domination).")
+    ] = False,
+    count: CountOpt = False,
+    as_json: JsonOpt = False,
+    spec: ProblemSpec = PROBLEM,
+    time_limit: TimeOpt = None,
+    workers: WorkersOpt = None,
+    solver: dict[str, Any] = SOLVER_OPTIONS,
+    verbose: VerboseOpt = False,
+) -> None:
+    """The fewest pieces that occupy or attack every free square (blocked squares and walls need
+    no cover; lines pass blocked squares and stop at walls): the value, "optimal" or the best
+    found and its bound (exit 3), a board."""
+    _optimum(Task.DOMINATE, n, backend, count, independent, as_json, spec, time_limit, workers, solver, verbose)
+
+
+def _optimum(
+    task: Task,
+    n: str | None,
+    backend: str,
+    count: bool,
+    independent: bool,
+    as_json: bool,
+    spec: ProblemSpec,
+    time_limit: float | None,
+    workers: int | None,
+    solver: dict[str, Any],
+    verbose: bool,
+) -> None:
+    p = spec.problem(n)
+    start = time.perf_counter()
+    b, plan = prepare(p, backend, task, verbose, time_limit=time_limit, workers=workers, **solver)
+    outcome = b.optimum(p, task, independent=independent, count=count)
+    placed = replace(p, pieces=max(1, outcome.value or 0))
+    if as_json:
+        rec = record(p, b, plan, outcome, start) | ({"independent": independent} if task == Task.DOMINATE else {})
+        rec["count"] = outcome.count
+        rec["solution"] = None if outcome.solution is None else placed.shown(outcome.solution)
+        echo(json.dumps(rec))
+    elif outcome.status is Status.NO_SOLUTION:
+        echo("no solution")
+    else:
+        echo(_said(task, outcome))
+        if outcome.solution is not None:
+            echo("\n".join(draw(placed, outcome.solution)))
+    if outcome.status is Status.NO_SOLUTION:
+        no_solution(p, not as_json)
+    if outcome.status is Status.UNKNOWN:
+        assert outcome.reason is not None
+        best = "nothing found" if outcome.value is None else f"best found {outcome.value}"
+        raise PartialResult(f"{b.name}: {outcome.reason.value} reached: {best}, bound {outcome.bound}")
+
+
+def _said(task: Task, outcome: Outcome) -> str:
+    """`8 (optimal), 92 maximum placements`, or `best found 9, bound 10`."""
+    if outcome.status is Status.UNKNOWN:
+        best = "nothing found" if outcome.value is None else f"best found {outcome.value}"
+        side = "the most is at most" if task == Task.MAX else "the fewest is at least"
+        return f"{best}, bound {outcome.bound} ({side} {outcome.bound})"
+    what = "maximum placement" if task == Task.MAX else "minimum set"
+    counted = "" if outcome.count is None else f", {plural(outcome.count, what)}"
+    return f"{outcome.value} (optimal){counted}"

@@ -1,0 +1,135 @@
+"""The most pieces and the fewest that cover, held to what the code under test cannot shape: the
+OEIS rows of queen domination (A075458), its minimum sets (A002564), independent domination
+(A075324, A002568), closed forms for rooks, a brute force over every set of squares on small
+boards with walls, holes and pre-placed pieces, and a second backend."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations
+from math import factorial
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nqueens_cp.backends import get_backend
+from nqueens_cp.backends.base import Status, UnsupportedProblem
+from nqueens_cp.model.problem import Problem
+
+from .conftest import examples
+from .test_walls import _sees
+
+#: OEIS A075458 (the domination number of the n x n queen graph), n = 1..
+A075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9, 10, 11, 11, 12, 12, 13, 13]
+#: OEIS A002564 (minimum dominating sets of queens), n = 1..
+A002564 = [1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8, 288, 4632, 205832, 2968, 124, 16, 84]
+#: OEIS A075324 (independent domination number of the queen graph), n = 1..
+A075324 = [1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7, 7, 8, 9, 9, 9, 10]
+#: OEIS A002568 (minimum independent dominating sets of queens), n = 1..
+A002568 = [1, 4, 1, 16, 16, 120, 8, 728, 92, 8, 2, 840, 24, 436, 10188]
+
+
+def bitmask():
+    return get_backend("bitmask")
+
+
+def test_queen_domination_a075458_to_12():
+    got = [bitmask().optimum(Problem(n), "dominate").value for n in range(1, 13)]
+    assert got == A075458[:12]
+
+
+def test_minimum_dominating_sets_a002564_to_11():
+    got = [bitmask().optimum(Problem(n), "dominate", count=True).count for n in range(1, 12)]
+    assert got == A002564[:11]
+
+
+def test_independent_domination_a075324_and_its_sets_a002568_to_11():
+    found = [bitmask().optimum(Problem(n), "dominate", independent=True, count=True) for n in range(1, 12)]
+    assert [o.value for o in found] == A075324[:11]
+    assert [o.count for o in found] == A002568[:11]
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_rooks_closed_forms(n: int):
+    """n rooks at most, in n! ways; n at least to cover, in 2 n^n - n! ways (every row holds
+    one, or every column: a row and a column both empty leave their square uncovered)."""
+    most = bitmask().optimum(Problem(n, "rook"), "max", count=True)
+    fewest = bitmask().optimum(Problem(n, "rook"), "dominate", count=True)
+    assert (most.value, most.count) == (n, factorial(n))
+    assert (fewest.value, fewest.count) == (n, 2 * n**n - factorial(n))
+
+
+# -- a brute force over every set of squares -------------------------------------------------------
+
+
+def brute(p: Problem, task: str, independent: bool = False) -> tuple[int | None, int]:
+    """(the optimum, how many sets reach it) by trying every set of free squares, the sets of
+    each size in turn (the largest first for max)."""
+    m, n = p.rows, p.n
+    shut = set(p.blocked) | set(p.walls)
+    free = [(r, c) for r in range(m) for c in range(n) if (r, c) not in shut]
+    walls = set(p.walls)
+    if not free:  # nothing to take and nothing to cover: the empty set, once
+        return 0, 1
+    line = replace(p, pieces=max(1, len(p.fixed)))
+
+    def quiet(s: tuple) -> bool:
+        return not any(_sees(line, a, b, walls) for a in s for b in s if a != b)
+
+    def covers(s: tuple) -> bool:
+        return all(sq in s or any(_sees(line, a, sq, walls) for a in s) for sq in free)
+
+    sizes = range(len(free), -1, -1) if task == "max" else range(0, len(free) + 1)
+    for k in sizes:
+        good = [
+            s
+            for s in combinations(free, k)
+            if set(p.fixed) <= set(s) and (quiet(s) if task == "max" or independent else True)
+            and (task == "max" or covers(s))
+        ]
+        if good:
+            return k, len(good)
+    return None, 0
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> Problem:
+    n = draw(st.integers(1, 4))
+    m = draw(st.integers(1, n)) if draw(st.booleans()) else n
+    squares = [(r, c) for r in range(m) for c in range(n)]
+    walls = draw(st.lists(st.sampled_from(squares), max_size=3, unique=True))
+    rest = [sq for sq in squares if sq not in walls]
+    blocked = draw(st.lists(st.sampled_from(rest), max_size=2, unique=True)) if rest else []
+    rest = [sq for sq in rest if sq not in blocked]
+    fixed = draw(st.lists(st.sampled_from(rest), max_size=1, unique=True)) if rest else []
+    piece = draw(st.sampled_from(("queen", "rook", "RN", "QN", "RNN")))
+    return Problem(n, piece, rows=m, torus=draw(st.booleans()), walls=walls, blocked=blocked, fixed=fixed)
+
+
+def _answer(name: str, p: Problem, task: str, independent: bool = False) -> tuple[int | None, int]:
+    outcome = get_backend(name).optimum(p, task, independent=independent, count=True)
+    if outcome.status is Status.NO_SOLUTION:
+        return None, 0
+    assert outcome.status is Status.SOLVED
+    return outcome.value, outcome.count or 0
+
+
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(), st.sampled_from(["max", "dominate", "independent"]))
+def test_the_engine_matches_the_brute_force(p: Problem, goal: str) -> None:
+    task, independent = ("dominate", True) if goal == "independent" else (goal, False)
+    assert _answer("bitmask", p, task, independent) == brute(p, task, independent)
+
+
+def test_a_time_limit_gives_the_best_found_and_the_bound():
+    outcome = get_backend("bitmask", time_limit=0.3).optimum(Problem(15), "dominate")
+    assert outcome.status is Status.UNKNOWN and outcome.value is not None
+    assert A075458[14] <= outcome.value and outcome.bound is not None and outcome.bound <= A075458[14]
+
+
+def test_what_chooses_its_own_number_of_pieces_takes_none():
+    with pytest.raises(UnsupportedProblem, match="chooses how many pieces"):
+        bitmask().optimum(Problem(8, pieces=8), "max")
+    with pytest.raises(UnsupportedProblem, match="does not answer dominate"):
+        get_backend("constraint").optimum(Problem(8), "dominate")
