@@ -133,3 +133,23 @@ def test_what_chooses_its_own_number_of_pieces_takes_none():
         bitmask().optimum(Problem(8, pieces=8), "max")
     with pytest.raises(UnsupportedProblem, match="does not answer dominate"):
         get_backend("constraint").optimum(Problem(8), "dominate")
+
+
+# -- a second backend ---------------------------------------------------------------------------
+
+OPTIMISERS = ("cpsat",)
+
+
+@pytest.mark.parametrize("name", OPTIMISERS)
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(p=boards(), goal=st.sampled_from(["max", "dominate", "independent"]))
+def test_each_optimiser_matches_the_brute_force(name: str, p: Problem, goal: str) -> None:
+    task, independent = ("dominate", True) if goal == "independent" else (goal, False)
+    assert _answer(name, p, task, independent) == brute(p, task, independent)
+
+
+@pytest.mark.parametrize("name", OPTIMISERS)
+def test_each_optimiser_agrees_with_ours_on_queens(name: str) -> None:
+    for n, task, independent in ((7, "dominate", False), (6, "dominate", True), (6, "max", False)):
+        p = Problem(n, walls=[(2, 2)])
+        assert _answer(name, p, task, independent) == _answer("bitmask", p, task, independent), (n, task)

@@ -635,6 +635,8 @@ class Backend:
         if independent and task == Task.MAX:
             raise UnsupportedProblem("max places pieces no two of which attack already: --independent is dominate's")
         plan = self.plan(problem, task)
+        if set(problem.fixed) & set(problem.blocked):  # a pre-placed piece where none may stand
+            return Outcome(status=Status.NO_SOLUTION, count=0)
         if problem.rows * problem.n == len(set(problem.blocked) | set(problem.walls)):  # no square to take
             return Outcome(status=Status.SOLVED, value=0, bound=0, solution=(), count=1 if count else None)
         outcome = self._optimum(problem, plan, independent, count)

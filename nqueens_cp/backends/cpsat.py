@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from ..model.problem import Problem, Solution
 from ..run.handoff import Handoff
 from .base import (
+    OPTIMUM_TASKS,
     WORKERS,
     Backend,
     BackendError,
@@ -37,7 +38,7 @@ from .base import (
     UnsupportedProblem,
     package_version,
 )
-from .formulations import formulated, formulation_of
+from .formulations import formulated, formulation_of, optimum_model
 
 
 class _OnFirstUse:
@@ -240,7 +241,9 @@ class CpSatBackend(Backend):
     """Options: `workers` (for `first`; CP-SAT enumerates with one worker), `time_limit` in
     seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
 
-    capabilities = formulated(WORKERS, SEED, PARAMS, max_n=MAX_N, exports=frozenset({"cpsat"}))
+    capabilities = formulated(
+        WORKERS, SEED, PARAMS, tasks=OPTIMUM_TASKS, max_n=MAX_N, exports=frozenset({"cpsat"})
+    )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -253,6 +256,10 @@ class CpSatBackend(Backend):
         return package_version("ortools")
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
+        if task in OPTIMUM_TASKS:
+            why = "a Boolean a free square, the objective their sum, CP-SAT's portfolio to a proof; with --count, "
+            why += "every optimal placement then enumerated on one worker"
+            return Plan(task, "cpsat-optimise", why, self._workers())
         if task == Task.FIRST:
             return Plan(task, "cpsat-portfolio", "CP-SAT's parallel portfolio decides", self._workers())
         if self.settings.get("workers", 1) != 1:
@@ -360,6 +367,64 @@ class CpSatBackend(Backend):
         if result is Status.NO_SOLUTION:
             return Outcome(status=result, count=0, stats=stats)
         return Outcome(status=result, solution=solution([run.solver.value(v) for v in variables]), count=1, stats=stats)
+
+    def _optimum(self, problem: Problem, plan: Plan, independent: bool, count: bool) -> Outcome:
+        """The optimisation model (`optimum_model`): CP-SAT proves the optimum (or stops at its
+        limit with the best found and its bound); the optimal placements are then enumerated
+        with the sum fixed at it."""
+        from dataclasses import replace
+
+        sm, covered = optimum_model(problem, plan.task, independent)
+        model = cp_model.CpModel()
+        x = [model.new_bool_var(f"x{r}_{c}") for r, c in sm.squares]
+        quiet = plan.task == Task.MAX or independent
+        for group in sm.at_most_one if quiet else ():
+            model.add_at_most_one(x[i] for i in group)
+        for a, b in sm.apart if quiet else ():
+            model.add_bool_or([x[a].Not(), x[b].Not()])
+        for i in sm.fixed:
+            model.add(x[i] == 1)
+        for group in covered:
+            model.add_bool_or([x[i] for i in group])
+        total = sum(x)
+        (model.maximize if plan.task == Task.MAX else model.minimize)(total)
+        run = _Run(self._solver(enumerate_all=False), model)
+        stats: Stats = {}
+        status = run.wait()
+        result = self._finish(run, status, model, False, stats)
+        if result is Status.NO_SOLUTION:
+            return Outcome(status=result, count=0, stats=stats)
+        solver = run.solver
+        found = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        value = round(solver.objective_value) if found else None
+        bound = solver.best_objective_bound
+        bound = int(bound + 1e-6) if plan.task == Task.MAX else -int(-bound + 1e-6)  # (floor, ceiling)
+        pieces = [sm.squares[i] for i in range(len(x)) if found and solver.value(x[i])]
+        solution = replace(problem, pieces=max(1, len(pieces))).encode(pieces) if found else None
+        if status != cp_model.OPTIMAL:
+            limited = Reason.TIME_LIMIT if self.settings.get("time_limit") else Reason.SOLVER_LIMIT
+            reason = result if isinstance(result, Reason) else Reason.INTERRUPTED if run.stopped else limited
+            said = {"value": value, "bound": bound, "solution": solution, "stats": stats}
+            return Outcome(status=Status.UNKNOWN, reason=reason, **said)
+        assert value is not None
+        optimal = None
+        if count:
+            model.clear_objective()
+            model.add(total == value)
+            optimal = self._count_models(model)
+        return Outcome(status=Status.SOLVED, value=value, bound=value, solution=solution, count=optimal, stats=stats)
+
+    def _count_models(self, model: cp_model.CpModel) -> int | None:
+        """The assignments of `model` (its variables are the squares), enumerated on one worker."""
+        seen = [0]
+
+        class Counter(cp_model.CpSolverSolutionCallback):  # type: ignore[misc,name-defined]
+            def on_solution_callback(self) -> None:
+                seen[0] += 1
+
+        run = _Run(self._solver(enumerate_all=True), model, Counter())
+        result = self._finish(run, run.wait(), model, True, {})
+        return seen[0] if not isinstance(result, Reason) else None
 
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         """The model in protobuf text format (CpModelProto), as `solve_model` or any CP-SAT
