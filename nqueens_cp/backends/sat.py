@@ -25,19 +25,22 @@ from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, streamed
 from . import satbinary
 from .base import (
+    OPTIMUM_TASKS,
     Backend,
     BackendError,
     Option,
+    Outcome,
     Plan,
     Reason,
     Stats,
+    Status,
     Task,
     TimeLimitReached,
     Unknown,
     UnsupportedProblem,
     package_version,
 )
-from .formulations import SQUARES_RULES, formulated, formulation_of
+from .formulations import SQUARES_RULES, formulated, formulation_of, optimum_model
 from .satbinary import Read
 
 #: The largest board modelled: n^2 variables and O(n^2) clauses.
@@ -301,6 +304,14 @@ def _solve(solver: Any, interruptible: bool) -> bool | None:
         raise
 
 
+#: The solver max and dominate run where the default cannot be stopped mid-call.
+OPTIMISER = "glucose4"
+
+
+class _Stopped(Exception):
+    """A solver call stopped at the deadline or by a signal."""
+
+
 SAT_SOLVER = Option(
     "sat_solver",
     str,
@@ -314,7 +325,9 @@ class SatBackend(Backend):
     """Options: `time_limit` in seconds, and `sat_solver`, a python-sat solver name
     (cadical195 by default; glucose4, lingeling, minisat22, ...)."""
 
-    capabilities = formulated(SAT_SOLVER, max_n=MAX_N, exports=frozenset(ENCODINGS), subsolver="sat_solver")
+    capabilities = formulated(
+        SAT_SOLVER, tasks=OPTIMUM_TASKS, max_n=MAX_N, exports=frozenset(ENCODINGS), subsolver="sat_solver"
+    )
 
     @classmethod
     def missing(cls) -> str | None:
@@ -364,6 +377,11 @@ class SatBackend(Backend):
         return super().label
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
+        if task in OPTIMUM_TASKS:
+            name = self._optimiser()
+            how = "k from the pre-placed pieces up" if task == Task.DOMINATE else "one more than the best found"
+            why = f"one {name} solver, a totalizer's outputs as assumptions: {how}, until refused"
+            return Plan(task, f"sat-{name}-totalizer", why)
         if self.binary is not None:
             why = "the binary on the DIMACS file, under a guardian that ends its whole tree at the limit"
             if task != Task.FIRST:
@@ -383,6 +401,106 @@ class SatBackend(Backend):
             why = f"one SAT call on the CNF (sequential-counter at-most-one){where}"
             return Plan(task, f"sat-{self.solver_name}", why)
         return Plan(task, f"sat-{self.solver_name}", f"models enumerated with blocking clauses{where}")
+
+    def _optimiser(self) -> str:
+        """The solver an optimisation runs: one python-sat can stop mid-call (its calls under
+        assumptions are watched here, not in a child process), glucose4 where none is named."""
+        if self.binary is not None:
+            raise UnsupportedProblem("sat: max and dominate run a python-sat solver, not a binary")
+        named = self.settings.get("sat_solver")
+        name = str(named) if named else self.solver_name
+        if _interruptible(name):
+            return name
+        if named:
+            raise UnsupportedProblem(
+                f"sat: max and dominate run a solver python-sat can stop (glucose4...), not {name}"
+            )
+        return OPTIMISER
+
+    def _optimum(self, problem: Problem, plan: Plan, independent: bool, count: bool) -> Outcome:
+        """The optimisation model (`optimum_model`) as CNF and totalizers over the squares and
+        their negations (python-sat's ITotalizer, whose outputs bound the sum from above and
+        below by assumptions, so one solver serves every bound): dominate asks for k pieces at
+        most, k from the pre-placed ones up, each refusal a bound proved; max asks for one piece
+        more than the best found until refused. The optimal placements are then enumerated with
+        the sum fixed, each forbidden once found."""
+        from pysat.card import ITotalizer
+        from pysat.solvers import Solver
+
+        from .watch import watched
+
+        sm, covered = optimum_model(problem, plan.task, independent)
+        size = len(sm.squares)
+        clauses: list[list[int]] = []
+        top = size
+        if plan.task == Task.MAX or independent:
+            for group in sm.at_most_one:
+                top = at_most_one([i + 1 for i in group], top, clauses)
+            clauses += [[-(a + 1), -(b + 1)] for a, b in sm.apart]
+        clauses += [[i + 1] for i in sm.fixed] + [[i + 1 for i in group] for group in covered]
+        # a totalizer's output k says "more than k" only one way (the sum forces it true): at most
+        # k of the squares is its output denied, at least k is at most size - k of their negations
+        over = ITotalizer(lits=list(range(1, size + 1)), ubound=size, top_id=top)
+        under = ITotalizer(lits=[-v for v in range(1, size + 1)], ubound=size, top_id=over.top_id)
+        at_most = lambda k: [-over.rhs[k]] if k < size else []  # noqa: E731
+        at_least = lambda k: [-under.rhs[size - k]] if k > 0 else []  # noqa: E731
+        deadline = self.deadline()
+        best: tuple[int, list[int]] | None = None
+        bound = size if plan.task == Task.MAX else len(sm.fixed)
+        stats: Stats = {}
+        clauses += [*over.cnf.clauses, *under.cnf.clauses]
+        with (
+            Solver(name=self._optimiser(), bootstrap_with=clauses) as solver,
+            watched(deadline, solver.interrupt) as stop,
+        ):
+
+            def call(assumptions: list[int]) -> list[int] | None:
+                """The squares of a model under `assumptions`, None where there is none; raises
+                _Stopped at the deadline or on a signal."""
+                answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+                if answer is None or stop[0]:
+                    raise _Stopped
+                return [v for v in solver.get_model() if 0 < v <= size] if answer else None
+
+            try:
+                if plan.task == Task.DOMINATE:
+                    for k in range(len(sm.fixed), size + 1):
+                        found = call(at_most(k))
+                        if found is not None:
+                            best, bound = (len(found), found), len(found)
+                            break
+                        bound = k + 1
+                else:
+                    found = call([])
+                    while found is not None:
+                        best = (len(found), found)
+                        found = call(at_least(len(found) + 1)) if len(found) < size else None
+                    if best is not None:
+                        bound = best[0]
+                optimal = None
+                if count and best is not None and best[0] == bound:
+                    optimal = 0
+                    fixed = at_most(best[0]) + at_least(best[0])
+                    while (found := call(fixed)) is not None:
+                        optimal += 1
+                        solver.add_clause([-v for v in found])
+            except _Stopped:
+                reason = Reason.TIME_LIMIT if deadline.expired() else Reason.INTERRUPTED
+                said = self._said(problem, sm, best)
+                return Outcome(status=Status.UNKNOWN, reason=reason, bound=bound, stats=stats, **said)
+        if best is None:
+            return Outcome(status=Status.NO_SOLUTION, count=0, stats=stats)
+        return Outcome(status=Status.SOLVED, bound=bound, count=optimal, stats=stats, **self._said(problem, sm, best))
+
+    @staticmethod
+    def _said(problem: Problem, sm: Any, best: tuple[int, list[int]] | None) -> dict[str, Any]:
+        """The value and the solution of the best model found (none: neither)."""
+        if best is None:
+            return {"value": None, "solution": None}
+        from dataclasses import replace
+
+        pieces = [sm.squares[v - 1] for v in best[1]]
+        return {"value": best[0], "solution": replace(problem, pieces=max(1, best[0])).encode(pieces)}
 
     def _limited(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
         """The solutions, each forbidden once found; raises Unknown when stopped. A solver that
