@@ -153,3 +153,13 @@ def test_each_optimiser_agrees_with_ours_on_queens(name: str) -> None:
     for n, task, independent in ((7, "dominate", False), (6, "dominate", True), (6, "max", False)):
         p = Problem(n, walls=[(2, 2)])
         assert _answer(name, p, task, independent) == _answer("bitmask", p, task, independent), (n, task)
+
+
+def test_verify_compares_the_optima_and_their_counts():
+    from .conftest import run
+
+    r = run("verify", "6", "--wall", "2,2", "--task", "max", "--backends", "bitmask,cpsat,sat")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.count("(optimal)") == 3 and r.stdout.rstrip().endswith("agree")
+    refused = run("verify", "6", "--task", "dominate", "--depth", "2")
+    assert refused.exit_code == 2 and "no --against and no --depth" in refused.stderr

@@ -78,6 +78,16 @@ CASES = [
     (["generate", "regions", "--n", "6", "--count", "2", "--out", str(REGIONS_OUT), "--force", "--json"], (0,),
      "nqueens_cp.regions/1"),
     (["count", "--model", str(REGION_MODEL), "--json"], (0,), "nqueens_cp.count/1"),
+    (["count", "8", "--pieces", "9", "--pawns", "1", "--json"], (0,), "nqueens_cp.count/1"),
+    (["count", "8", "--pieces", "9", "--pawns", "1", "--unique", "--json"], (0,), "nqueens_cp.unique/1"),
+    (["first", "8", "--pieces", "9", "--pawns", "1", "--json"], (0,), "nqueens_cp.first/1"),
+    (["solve", "6", "--pieces", "7", "--pawns", "1", "--json"], (0,), "nqueens_cp.solve/1"),
+    (["verify", "6", "--wall", "2,2", "--json", "--backends", "bitmask,cpsat"], (0,), "nqueens_cp.verify/1"),
+    (["max", "6", "--wall", "2,2", "--count", "--json"], (0,), "nqueens_cp.max/1"),
+    (["dominate", "6", "--independent", "--json"], (0,), "nqueens_cp.dominate/1"),
+    (["dominate", "14", "--json", "--time-limit", "0.2"], (3,), "nqueens_cp.dominate/1"),
+    (["verify", "6", "--task", "dominate", "--json", "--backends", "bitmask,cpsat"], (0,), "nqueens_cp.optima/1"),
+    (["fuzz", "--json", "--instances", "10", "--walls", "--pawns", "--backends", "cpsat"], (0,), "nqueens_cp.fuzz/1"),
 ]
 
 

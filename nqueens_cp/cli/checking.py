@@ -92,10 +92,12 @@ def verify(
         raise UserError("--one-based goes with --against")
     from ..check.fuzz import TASKS
 
-    if task not in TASKS:
-        raise UserError(f"--task must be one of {', '.join(TASKS)}, got {task!r}")
-    if task != "solve" and against is None:
-        raise UserError("--task goes with --against")
+    if task not in (*TASKS, *OPTIMA):
+        raise UserError(f"--task must be one of {', '.join((*TASKS, *OPTIMA))}, got {task!r}")
+    if task in OPTIMA and (against is not None or depth is not None):
+        raise UserError(f"--task {task} compares the backends' optima: it takes no --against and no --depth")
+    if task not in ("solve", *OPTIMA) and against is None:
+        raise UserError("--task goes with --against (or is max or dominate, which the backends answer)")
     if sample is not None and depth is None:
         raise UserError("--sample goes with --depth")
     if against is not None and depth is not None:
@@ -112,6 +114,8 @@ def verify(
             echo(f"n = {p.n}:")
         if against is not None:
             ends.append(_verify_program(against, p, spec.model, names, time_limit, one_based, solver, say, task))
+        elif task in OPTIMA:
+            ends.append(_verify_optimum(p, task, names, time_limit, solver, say))
         else:
             ends.append(_verify_backends(p, names, depth, sample, seed, time_limit, solver, say))
     worst = max((code for code, _ in ends), key=_severity)
@@ -160,6 +164,74 @@ class Say:
         if self.as_json:
             head = {"format": "nqueens_cp.verify/1"} | described(p, squares=True)
             echo(json.dumps(head | {"status": status} | fields))
+
+
+#: The optimisations verify compares across the backends that answer them.
+OPTIMA = ("max", "dominate")
+
+
+def _verify_optimum(
+    p: Problem, task: str, names: list[str] | None, time_limit: float | None, solver: dict[str, Any], say: Say
+) -> tuple[int, str | None]:
+    """(exit code, what stderr says) of comparing the optimum, and the number of optimal
+    placements, of every backend that answers `task` (each answer checked by the rules as it
+    is returned): two proved optima that differ, or two counts, disagree."""
+    import time
+
+    from ..backends import backend_class, get_backend
+    from ..model.problem import NQueensError
+
+    answering = [k for k in BACKENDS if task in backend_class(k).capabilities.tasks and not backend_class(k).missing()]
+    names = names or answering
+    refuse_untaken(solver, names)
+    found: list[tuple[str, Any, float, str | None]] = []
+    for name in names:
+        start = time.perf_counter()
+        try:
+            b = get_backend(name, **({"time_limit": time_limit} if time_limit else {}), **options_for(name, solver))
+            outcome, error = b.optimum(p, task, count=True), None
+        except NQueensError as exc:
+            outcome, error = None, str(exc)
+        found.append((name, outcome, time.perf_counter() - start, error))
+    lines = []
+    for name, o, seconds, error in found:
+        if o is None:
+            lines.append(f"{name} failed: {error}")
+        elif o.value is None:
+            lines.append(f"{name}: {o.status.value} in {seconds:.3f}s")
+        else:
+            proved = "optimal" if o.value == o.bound else f"best found, bound {o.bound}"
+            counted = "" if o.count is None else f", {o.count:,} optimal placements"
+            lines.append(f"{name}: {o.value} ({proved}){counted} in {seconds:.3f}s")
+    proved = [(o.value, o.count) for _, o, _, _ in found if o is not None and o.value == o.bound]
+    wrong = any(o is None for _, o, _, _ in found)
+    values, counts = {v for v, _ in proved}, {c for _, c in proved if c is not None}
+    if wrong or len(values) > 1 or len(counts) > 1:
+        lines.append("DISAGREE")
+        code, why = EXIT_DISAGREE, f"the backends' {task} answers disagree"
+    elif len(proved) < 2:
+        lines.append("unknown: fewer than two backends proved the optimum")
+        code, why = EXIT_UNKNOWN, f"fewer than two backends proved the {task}"
+    else:
+        lines.append("agree")
+        code, why = 0, None
+    if say.as_json:
+        record = {"format": "nqueens_cp.optima/1"} | described(p) | {"task": task}
+        record["status"] = {0: "agree", EXIT_DISAGREE: "disagree"}.get(code, "unknown")
+        record["runs"] = [
+            {
+                "backend": k,
+                "value": None if o is None else o.value,
+                "bound": None if o is None else o.bound,
+                "count": None if o is None else o.count,
+                "error": e,
+            }
+            for k, o, _, e in found
+        ]
+        echo(json.dumps(record))
+    else:
+        say.lines(lines)
+    return code, why
 
 
 def _verify_backends(
