@@ -163,3 +163,12 @@ def test_verify_compares_the_optima_and_their_counts():
     assert r.stdout.count("(optimal)") == 3 and r.stdout.rstrip().endswith("agree")
     refused = run("verify", "6", "--task", "dominate", "--depth", "2")
     assert refused.exit_code == 2 and "no --against and no --depth" in refused.stderr
+
+
+def test_fuzz_judges_the_optima_of_our_backends():
+    from .conftest import run
+
+    r = run("fuzz", "--backends", "cpsat,sat", "--task", "dominate", "--max-n", "5", "--instances", "12", "--walls")
+    assert r.exit_code == 0 and "no disagreement in 12 instances" in r.stdout, r.stderr
+    refused = run("fuzz", "--against", "true", "--task", "max")
+    assert refused.exit_code == 2 and "not a program's answers" in refused.stderr

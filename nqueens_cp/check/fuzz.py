@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..backends import Backend, BackendError, Unknown, WrongAnswer
 from ..io.formats import write_board
@@ -35,6 +35,9 @@ from .external import SHOWN, Comparison, ProgramFailed, ProgramTimeout, a_count,
 #: The tasks a subject is judged on: every solution, the count, one solution, or the count of
 #: symmetry classes (`--unique`).
 TASKS = ("solve", "count", "first", "unique")
+#: The optimisations a backend's answer is judged on too (the optimum and the optimal
+#: placements' count, against the oracle's); a program's output is not read for them.
+OPTIMA = ("max", "dominate")
 #: The sizes drawn more often than the others: the smallest boards, and around the bit widths.
 EDGE_SIZES = (1, 2, 3, 4, 8, 9)
 #: A finding about the output's kind, not its answer: no count where one was asked for, a
@@ -316,6 +319,10 @@ def judge_output(path: Path, problem: Problem, oracle: Backend, task: str, one_b
     return None
 
 
+def _optimum_line(name: str, o: Any) -> str:
+    return f"{name}: {o.value} ({o.count if o.count is not None else '?'} optimal placements)"
+
+
 class BackendSubject:
     """One of our backends (any sub-solver), its answer judged against the oracle's; the base
     class checks every solution it gives, so an invalid one is a finding too."""
@@ -326,9 +333,23 @@ class BackendSubject:
     def close(self) -> None:
         pass
 
+    def _optimum(self, problem: Problem) -> Finding | None:
+        """The backend's optimum and count of optimal placements, against the oracle's (the
+        pieces and pawns a board draws are the optimisation's to choose: left out)."""
+        p = replace(problem, pieces=0, pawns=0)
+        mine, truth = (b.optimum(p, self.task, count=True) for b in (self.backend, self.oracle))
+        if mine.status.value == "unknown":
+            return Finding("hung", [f"{self.backend.label}: {mine.reason} within its limit"])
+        if (mine.status, mine.value, mine.count) == (truth.status, truth.value, truth.count):
+            return None
+        said = [_optimum_line(self.backend.label, mine), _optimum_line(self.oracle.name, truth)]
+        return Finding("wrong optimum", said)
+
     def judge(self, problem: Problem) -> Finding | None:
         b, task = self.backend, self.task
         try:
+            if task in OPTIMA:
+                return self._optimum(problem)
             if task == "count":
                 said, truth = b.count(problem), self.oracle.count(problem).count
                 if said.count is None or said.status.value == "unknown":

@@ -80,8 +80,10 @@ def fuzz(
 
     if (against is None) == (backends is None):
         raise UserError("fuzz takes --against CMD or --backends A,B (one of them)")
-    if task not in fz.TASKS:
-        raise UserError(f"--task must be one of {', '.join(fz.TASKS)}, got {task!r}")
+    if task not in (*fz.TASKS, *fz.OPTIMA):
+        raise UserError(f"--task must be one of {', '.join((*fz.TASKS, *fz.OPTIMA))}, got {task!r}")
+    if task in fz.OPTIMA and against is not None:
+        raise UserError(f"--task {task} judges our backends' optima (--backends), not a program's answers")
     budget = BUDGET_SECONDS if time_limit is None else time_limit
     for flag, value in (("--time-limit", budget), ("--instance-limit", instance_limit)):
         why = bad_time_limit(value, flag)  # what every other command's limit takes
