@@ -137,7 +137,7 @@ def test_what_chooses_its_own_number_of_pieces_takes_none():
 
 # -- a second backend ---------------------------------------------------------------------------
 
-OPTIMISERS = ("cpsat", "sat")
+OPTIMISERS = ("cpsat", "sat", "cpmpy")
 
 
 @pytest.mark.parametrize("name", OPTIMISERS)

@@ -28,8 +28,8 @@ from typing import Any
 
 from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, emitted
-from .base import Backend, BackendError, Option, Plan, Reason, Stats, Task, Unknown
-from .formulations import formulated, formulation_of
+from .base import OPTIMUM_TASKS, Backend, BackendError, Option, Outcome, Plan, Reason, Stats, Status, Task, Unknown
+from .formulations import formulated, formulation_of, optimum_model
 
 #: The sub-solvers, best first for `-b cpmpy` alone: Choco is the reference CP solver and the
 #: fastest here on first solutions (60 queens in 0.01 s) and counts, and it is independent of
@@ -193,7 +193,7 @@ class CpmpyBackend(Backend):
     """Options: `solver`, a sub-solver CPMpy reaches (choco, ortools, z3, exact, pumpkin,
     pysat:NAME...; default the first of PREFERRED installed), and `time_limit` in seconds."""
 
-    capabilities = formulated(SOLVER, max_n=MAX_N, subsolver="solver")
+    capabilities = formulated(SOLVER, tasks=OPTIMUM_TASKS, max_n=MAX_N, subsolver="solver")
 
     @classmethod
     def missing(cls) -> str | None:
@@ -265,6 +265,8 @@ class CpmpyBackend(Backend):
     def _plan(self, problem: Problem, task: Task) -> Plan:
         name = self.subsolver
         how = "the first solution" if task == Task.FIRST else "every solution (solveAll), streamed"
+        if task in OPTIMUM_TASKS:
+            how = "the objective their sum, to the solver's proof; the optimal ones then enumerated (solveAll)"
         named = self.settings.get("solver") is not None
         chosen = "" if named else f", the best installed ({', '.join(PREFERRED)} in that order)"
         return Plan(task, f"cpmpy-{name}", f"the CPMpy model solved by {name}{chosen}: {how}, in a killable child")
@@ -294,6 +296,74 @@ class CpmpyBackend(Backend):
         except ChildFailed as exc:
             raise BackendError(f"cpmpy: {name}: {exc}") from None
 
+
+    def _optimum(self, problem: Problem, plan: Plan, independent: bool, count: bool) -> Outcome:
+        """The optimisation model (`optimum_model`) in CPMpy, solved in a killable child: the
+        best it proves (or finds before the deadline), then the optimal placements counted."""
+
+        name = self.subsolver
+        assert name is not None
+        deadline = self.deadline()
+        best: tuple[int, list[tuple[int, int]]] | None = None
+        optimal: int | None = None
+        proved = False
+        run = functools.partial(_optimum_in_child, problem, name, plan.task.value, independent, count)
+        try:
+            for kind, status, value, pieces in emitted(run, deadline.check):
+                if kind == "best":
+                    best, proved = (value, [tuple(sq) for sq in pieces]), status == "OPTIMAL"
+                elif kind == "count":
+                    optimal = value if status in _COMPLETE else None
+                elif status in _FAILED:
+                    raise BackendError(f"cpmpy: {name} ended with status {status}")
+        except ChildFailed as exc:
+            raise BackendError(f"cpmpy: {name}: {exc}") from None
+        except Unknown as exc:
+            said = {} if best is None else self._said(problem, best)
+            return Outcome(status=Status.UNKNOWN, reason=exc.reason, **said)
+        if best is None:
+            return Outcome(status=Status.NO_SOLUTION, count=0)
+        said = self._said(problem, best)
+        if not proved or (count and optimal is None):
+            return Outcome(status=Status.UNKNOWN, reason=Reason.SOLVER_LIMIT, **said)
+        return Outcome(status=Status.SOLVED, bound=best[0], count=optimal, **said)
+
+    @staticmethod
+    def _said(problem: Problem, best: tuple[int, list[tuple[int, int]]]) -> dict[str, Any]:
+        from dataclasses import replace
+
+        return {"value": best[0], "solution": replace(problem, pieces=max(1, best[0])).encode(best[1])}
+
+
+def _optimum_in_child(problem: Problem, solver: str, task: str, independent: bool, count: bool, emit: Any) -> None:
+    """In the child: ("best", status, value, squares) once solved, ("count", status, optimal
+    placements, []) where asked and proved, then ("end", status, None, [])."""
+    import warnings
+
+    warnings.simplefilter("ignore")
+    import cpmpy as cp
+    from cpmpy import SolverLookup
+
+    sm, covered = optimum_model(problem, Task(task), independent)
+    x = cp.boolvar(shape=(len(sm.squares),), name="x")
+    rules: list[Any] = [x[i] == 1 for i in sm.fixed] + [cp.any([x[i] for i in group]) for group in covered]
+    if task == "max" or independent:
+        rules += [cp.sum([x[i] for i in group]) <= 1 for group in sm.at_most_one]
+        rules += [~x[a] | ~x[b] for a, b in sm.apart]
+    total = cp.sum(x)
+    built = cp.Model(rules)
+    (built.maximize if task == "max" else built.minimize)(total)
+    s = SolverLookup.get(solver, built)
+    found = s.solve()
+    status = s.status().exitstatus.name
+    if found:
+        value = round(s.objective_value())
+        emit(("best", status, value, [sm.squares[i] for i in range(len(sm.squares)) if x[i].value()]))
+        if count and status == "OPTIMAL":
+            every = SolverLookup.get(solver, cp.Model([*rules, total == value]))
+            many = every.solveAll()
+            emit(("count", every.status().exitstatus.name, many, []))
+    emit(("end", status, None, []))
 
 
 BACKEND = CpmpyBackend
