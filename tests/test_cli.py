@@ -108,6 +108,7 @@ DOCUMENTED = {
     "hertzsprung-8.toml": 5242,  # OEIS A002464
     "anti-diagonal-6.toml": 83,  # OEIS A099152; the brute force of test_pieces checks it too
     "zebrarider-queen-12.toml": 40,  # OEIS A189876
+    "queens-and-a-pawn-8.toml": 128,  # OEIS A103330
 }
 
 
@@ -120,6 +121,10 @@ def test_every_shipped_model_runs_with_its_documented_count(name):
         expected = DOCUMENTED[name]
     elif name.startswith("csplib-"):
         expected = csplib_counts()[name.removeprefix("csplib-")]
+    elif read_model(MODELS / name).walled:  # walls, pieces anywhere: the brute force written from the rules
+        from tests.test_walls import brute_layouts
+
+        expected = len(brute_layouts(read_model(MODELS / name)))
     elif read_model(MODELS / name).regions:  # a region puzzle: the brute force that counts regions
         from tests.test_regions import by_the_rules
 

@@ -80,7 +80,7 @@ def execute(b: Backend, task: str, p: Problem) -> dict[str, Any]:
     out: dict[str, Any] = {"reason": None, "invalid": None, "digest": None, "check_seconds": 0.0}
     if task == "first":
         outcome = b.first(p)
-        out["answer"] = p.shown(outcome.solution) if outcome.solution is not None else None
+        out["answer"] = list(outcome.solution) if outcome.solution is not None else None
         if outcome.solution is not None:
             out["invalid"] = p.explain(tuple(outcome.solution))
     elif task == "count":
