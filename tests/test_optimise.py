@@ -18,7 +18,7 @@ from nqueens_cp.backends.base import Status, UnsupportedProblem
 from nqueens_cp.model.problem import Problem
 
 from .conftest import examples
-from .test_walls import _sees
+from .test_walls import _sees, problems
 
 #: OEIS A075458 (the domination number of the n x n queen graph), n = 1..
 A075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9, 10, 11, 11, 12, 12, 13, 13]
@@ -93,18 +93,10 @@ def brute(p: Problem, task: str, independent: bool = False) -> tuple[int | None,
     return None, 0
 
 
-@st.composite
-def boards(draw: st.DrawFn) -> Problem:
-    n = draw(st.integers(1, 4))
-    m = draw(st.integers(1, n)) if draw(st.booleans()) else n
-    squares = [(r, c) for r in range(m) for c in range(n)]
-    walls = draw(st.lists(st.sampled_from(squares), max_size=3, unique=True))
-    rest = [sq for sq in squares if sq not in walls]
-    blocked = draw(st.lists(st.sampled_from(rest), max_size=2, unique=True)) if rest else []
-    rest = [sq for sq in rest if sq not in blocked]
-    fixed = draw(st.lists(st.sampled_from(rest), max_size=1, unique=True)) if rest else []
-    piece = draw(st.sampled_from(("queen", "rook", "RN", "QN", "RNN")))
-    return Problem(n, piece, rows=m, torus=draw(st.booleans()), walls=walls, blocked=blocked, fixed=fixed)
+def boards() -> st.SearchStrategy[Problem]:
+    """Small boards with walls, holes, pre-placed pieces, a torus or rectangles, and several
+    pieces: test_walls' draw, one piece a row (what max and dominate then place anywhere)."""
+    return problems(anywhere=False)
 
 
 def _answer(name: str, p: Problem, task: str, independent: bool = False) -> tuple[int | None, int]:
