@@ -17,8 +17,21 @@ from typing import Any
 from ..io.asp import encoding_text, facts_text, squares_facts_text
 from ..model.problem import Problem, Solution
 from ..run.forked import ChildFailed, streamed
-from .base import Backend, BackendError, Outcome, Plan, Stats, Task, first_of, package_version
-from .formulations import formulated, formulation_of
+from .base import (
+    OPTIMUM_TASKS,
+    Backend,
+    BackendError,
+    Outcome,
+    Plan,
+    Reason,
+    Stats,
+    Status,
+    Task,
+    Unknown,
+    first_of,
+    package_version,
+)
+from .formulations import formulated, formulation_of, optimum_model
 
 #: The largest board modelled: ground lines list every square per family (n^2 atoms each).
 MAX_N = 300
@@ -26,7 +39,7 @@ MAX_N = 300
 class ClingoBackend(Backend):
     """Options: `time_limit` in seconds."""
 
-    capabilities = formulated(max_n=MAX_N, exports=frozenset({"lp"}))
+    capabilities = formulated(tasks=OPTIMUM_TASKS, max_n=MAX_N, exports=frozenset({"lp"}))
 
     @classmethod
     def missing(cls) -> str | None:
@@ -41,6 +54,10 @@ class ClingoBackend(Backend):
         return package_version("clingo")
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
+        if task in OPTIMUM_TASKS:
+            why = "an answer-set program whose #maximize or #minimize counts the pieces, clingo's optimisation to "
+            why += "its proof (--opt-mode=optN enumerates the optimal models for --count)"
+            return Plan(task, "clingo-optimise", why)
         which = "squares formulation's" if formulation_of(self.settings, problem) == "squares" else "permutation's"
         return Plan(task, "clingo", f"the {which} answer-set program, grounded and solved by clingo")
 
@@ -66,6 +83,47 @@ class ClingoBackend(Backend):
     def _first(self, problem: Problem, plan: Plan) -> Outcome:
         stats: Stats = {}
         return first_of(self._models(problem, 1, stats), stats)
+
+    def _optimum(self, problem: Problem, plan: Plan, independent: bool, count: bool) -> Outcome:
+        """clingo's optimisation of `OPTIMUM_PROGRAM` in a child process: each better model as
+        found, the last proved optimal where the search is exhausted; with `count`, the optimal
+        models clingo enumerates once the optimum is proved (--opt-mode=optN)."""
+        from dataclasses import replace
+
+        deadline = self.deadline()
+        best: list[tuple[int, int]] | None = None
+        proved, optimal = False, 0
+        try:
+            run = lambda: _optimised(problem, plan.task.value, independent, count)  # noqa: E731
+            for kind, pieces, sure in streamed(run, deadline.check):
+                if kind == "model":
+                    best = [tuple(sq) for sq in pieces]  # type: ignore[misc]
+                    optimal += bool(sure)
+                else:
+                    proved = bool(sure)
+        except ChildFailed as exc:
+            raise BackendError(f"clingo: {exc}") from None
+        except Unknown as exc:
+            said = {} if best is None else {"value": len(best), "solution": self._placed(problem, best)}
+            return Outcome(status=Status.UNKNOWN, reason=exc.reason, **said)
+        if best is None:
+            return Outcome(status=Status.NO_SOLUTION, count=0)
+        value = len(best)
+        solution = replace(problem, pieces=max(1, value)).encode(best)
+        return Outcome(
+            status=Status.SOLVED if proved else Status.UNKNOWN,
+            reason=None if proved else Reason.SOLVER_LIMIT,
+            value=value,
+            bound=value if proved else None,
+            solution=solution,
+            count=optimal if proved and count else None,
+        )
+
+    @staticmethod
+    def _placed(problem: Problem, pieces: list[tuple[int, int]]) -> Solution:
+        from dataclasses import replace
+
+        return replace(problem, pieces=max(1, len(pieces))).encode(pieces)
 
     def export(self, problem: Problem, fmt: str, out: Any) -> None:
         if fmt != "lp":
@@ -96,6 +154,43 @@ def _placement(problem: Problem, symbols: list[Any]) -> Solution:
         r, c = (a.number for a in s.arguments)
         found[s.name].append((r - 1, c - 1))
     return problem.encode(found["q"], found["pawn"])
+
+#: The most pieces or the fewest that cover, as an answer-set program over the facts
+#: `_optimised` writes (1-based): square(R,C) a free square, fixed(R,C) a pre-placed piece,
+#: on(L,R,C) a line segment and apart(R,C,S,T) a leap (where no two may attack), need(K) a
+#: square to cover and by(K,R,C) the squares that cover it.
+OPTIMUM_PROGRAM = """
+{ q(R,C) : square(R,C) }.
+:- fixed(R,C), not q(R,C).
+:- on(L,_,_), 2 { q(R,C) : on(L,R,C) }.
+:- apart(R,C,S,T), q(R,C), q(S,T).
+:- need(K), not q(R,C) : by(K,R,C).
+#show q/2.
+"""
+
+
+def _optimised(problem: Problem, task: str, independent: bool, count: bool) -> Iterator[tuple[str, Any, bool]]:
+    """In the child: ("model", its squares, whether proved optimal) for each model clingo
+    reports, then ("end", None, whether the search was exhausted)."""
+    import clingo
+
+    sm, covered = optimum_model(problem, Task(task), independent)
+    sq = [(r + 1, c + 1) for r, c in sm.squares]
+    facts = [f"square({r},{c})." for r, c in sq] + [f"fixed({sq[i][0]},{sq[i][1]})." for i in sm.fixed]
+    if task == "max" or independent:
+        facts += [f"on({k},{sq[i][0]},{sq[i][1]})." for k, group in enumerate(sm.at_most_one) for i in group]
+        facts += [f"apart({sq[a][0]},{sq[a][1]},{sq[b][0]},{sq[b][1]})." for a, b in sm.apart]
+    for k, group in enumerate(covered):
+        facts += [f"need({k})."] + [f"by({k},{sq[i][0]},{sq[i][1]})." for i in group]
+    goal = "#maximize" if task == "max" else "#minimize"
+    ctl = clingo.Control(["0", f"--opt-mode={'optN' if count else 'opt'}", "--warn=none"])
+    ctl.add("base", [], OPTIMUM_PROGRAM + f"{goal} {{ 1,R,C : q(R,C) }}.\n" + "\n".join(facts))
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            pieces = [(s.arguments[0].number - 1, s.arguments[1].number - 1) for s in model.symbols(shown=True)]
+            yield "model", pieces, model.optimality_proven
+        yield "end", None, bool(handle.get().exhausted)
 
 
 BACKEND = ClingoBackend
