@@ -129,7 +129,7 @@ def test_what_chooses_its_own_number_of_pieces_takes_none():
 
 # -- a second backend ---------------------------------------------------------------------------
 
-OPTIMISERS = ("cpsat", "sat", "cpmpy", "clingo")
+OPTIMISERS = ("cpsat", "sat", "cpmpy", "clingo", "minizinc")
 
 
 @pytest.mark.parametrize("name", OPTIMISERS)

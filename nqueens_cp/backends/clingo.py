@@ -16,6 +16,7 @@ from typing import Any
 
 from ..io.asp import encoding_text, facts_text, squares_facts_text
 from ..model.problem import Problem, Solution
+from ..model.squares import optimum_model
 from ..run.forked import ChildFailed, streamed
 from .base import (
     OPTIMUM_TASKS,
@@ -31,7 +32,7 @@ from .base import (
     first_of,
     package_version,
 )
-from .formulations import formulated, formulation_of, optimum_model
+from .formulations import formulated, formulation_of
 
 #: The largest board modelled: ground lines list every square per family (n^2 atoms each).
 MAX_N = 300
@@ -174,7 +175,7 @@ def _optimised(problem: Problem, task: str, independent: bool, count: bool) -> I
     reports, then ("end", None, whether the search was exhausted)."""
     import clingo
 
-    sm, covered = optimum_model(problem, Task(task), independent)
+    sm, covered = optimum_model(problem, task == "dominate")
     sq = [(r + 1, c + 1) for r, c in sm.squares]
     facts = [f"square({r},{c})." for r, c in sq] + [f"fixed({sq[i][0]},{sq[i][1]})." for i in sm.fixed]
     if task == "max" or independent:

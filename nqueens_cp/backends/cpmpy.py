@@ -27,9 +27,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..model.problem import Problem, Solution
+from ..model.squares import optimum_model
 from ..run.forked import ChildFailed, emitted
 from .base import OPTIMUM_TASKS, Backend, BackendError, Option, Outcome, Plan, Reason, Stats, Status, Task, Unknown
-from .formulations import formulated, formulation_of, optimum_model
+from .formulations import formulated, formulation_of
 
 #: The sub-solvers, best first for `-b cpmpy` alone: Choco is the reference CP solver and the
 #: fastest here on first solutions (60 queens in 0.01 s) and counts, and it is independent of
@@ -344,7 +345,7 @@ def _optimum_in_child(problem: Problem, solver: str, task: str, independent: boo
     import cpmpy as cp
     from cpmpy import SolverLookup
 
-    sm, covered = optimum_model(problem, Task(task), independent)
+    sm, covered = optimum_model(problem, task == "dominate")
     x = cp.boolvar(shape=(len(sm.squares),), name="x")
     rules: list[Any] = [x[i] == 1 for i in sm.fixed] + [cp.any([x[i] for i in group]) for group in covered]
     if task == "max" or independent:

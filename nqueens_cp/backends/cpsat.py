@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from ..model.problem import Problem, Solution
+from ..model.squares import optimum_model
 from ..run.handoff import Handoff
 from .base import (
     OPTIMUM_TASKS,
@@ -38,7 +39,7 @@ from .base import (
     UnsupportedProblem,
     package_version,
 )
-from .formulations import formulated, formulation_of, optimum_model
+from .formulations import formulated, formulation_of
 
 
 class _OnFirstUse:
@@ -374,7 +375,7 @@ class CpSatBackend(Backend):
         with the sum fixed at it."""
         from dataclasses import replace
 
-        sm, covered = optimum_model(problem, plan.task, independent)
+        sm, covered = optimum_model(problem, plan.task == Task.DOMINATE)
         model = cp_model.CpModel()
         x = [model.new_bool_var(f"x{r}_{c}") for r, c in sm.squares]
         quiet = plan.task == Task.MAX or independent

@@ -37,26 +37,6 @@ FORMULATION = Option(
 SQUARES_RULES: frozenset[Rule] = frozenset({Rule.REGIONS, Rule.WALLS, Rule.ANYWHERE, Rule.PAWNS})
 
 
-def optimum_model(problem: Problem, task: Task, independent: bool) -> tuple[Any, list[list[int]]]:
-    """What every CP backend states for the most pieces or the fewest that cover, as plain
-    data: (the squares model of the board with pieces anywhere, whose variables are its free
-    squares, `at_most_one` lines and `apart` leaps to keep no two attacking where that is asked;
-    for each square to cover, the variables that cover it: itself and the squares that attack
-    it). The pre-placed pieces are the model's `fixed`."""
-    from dataclasses import replace
-
-    from ..model.squares import squares_model
-
-    anywhere = replace(problem, pieces=max(1, len(problem.fixed)), pawns=0)
-    sm = squares_model(anywhere)
-    covered: list[list[int]] = []
-    if task == Task.DOMINATE:
-        index = {sq: i for i, sq in enumerate(sm.squares)}
-        reach = {sq: anywhere._reach(sq) for sq in sm.squares}
-        covered = [[index[sq], *(index[t] for t in sm.squares if sq in reach[t])] for sq in sm.squares]
-    return sm, covered
-
-
 def formulation_of(settings: dict[str, Any], problem: Problem) -> str:
     """The formulation a backend's options name (the permutation where none is named); an
     unknown one is refused, from the library as from the command line. A problem that needs a

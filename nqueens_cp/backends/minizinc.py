@@ -26,7 +26,20 @@ from typing import Any
 from ..io.minizinc import data_text, model_text, squares_data_text
 from ..model.problem import Problem, Solution
 from ..run.programs import lines_of
-from .base import Backend, BackendError, Option, Outcome, Plan, Stats, Task, first_of
+from .base import (
+    OPTIMUM_TASKS,
+    Backend,
+    BackendError,
+    Option,
+    Outcome,
+    Plan,
+    Reason,
+    Stats,
+    Status,
+    Task,
+    Unknown,
+    first_of,
+)
 from .formulations import formulated, formulation_of
 
 DEFAULT_SOLVER = "gecode"
@@ -84,7 +97,7 @@ MZN_SOLVER = Option(
 class MiniZincBackend(Backend):
     """Options: `mzn_solver`, a solver MiniZinc lists (default gecode); `time_limit` in seconds."""
 
-    capabilities = formulated(MZN_SOLVER, max_n=MAX_N, subsolver="mzn_solver")
+    capabilities = formulated(MZN_SOLVER, tasks=OPTIMUM_TASKS, max_n=MAX_N, subsolver="mzn_solver")
 
     @classmethod
     def missing(cls) -> str | None:
@@ -125,6 +138,9 @@ class MiniZincBackend(Backend):
         return self.subsolver or DEFAULT_SOLVER
 
     def _plan(self, problem: Problem, task: Task) -> Plan:
+        if task in OPTIMUM_TASKS:
+            why = f"data/optimum.mzn, optimised by {self.solver_name} to its proof; with --count, every optimal one"
+            return Plan(task, f"minizinc-{self.solver_name}-optimise", why)
         which = "squares formulation's" if formulation_of(self.settings, problem) == "squares" else "exported"
         return Plan(task, f"minizinc-{self.solver_name}", f"the {which} MiniZinc model, solved by {self.solver_name}")
 
@@ -175,6 +191,81 @@ class MiniZincBackend(Backend):
     def _first(self, problem: Problem, plan: Plan) -> Outcome:
         stats: Stats = {}
         return first_of(self._run(problem, False, stats), stats)
+
+    def _optimum(self, problem: Problem, plan: Plan, independent: bool, count: bool) -> Outcome:
+        """data/optimum.mzn optimised (each better solution as MiniZinc streams it, the last
+        proved where it says OPTIMAL_SOLUTION), then with `count` run again with the number of
+        pieces fixed and --all-solutions."""
+        from dataclasses import replace
+
+        from ..io.minizinc import optimum_data_text
+        from ..model.squares import optimum_model
+
+        sm, _ = optimum_model(problem, plan.task == Task.DOMINATE)
+        deadline = self.deadline()
+        best: list[tuple[int, int]] | None = None
+        status = None
+        try:
+            data = optimum_data_text(problem, plan.task.value, independent)
+            for kind, value in self._optimise(data, False, deadline):
+                if kind == "solution":
+                    best = [sm.squares[i] for i, v in enumerate(value) if v]
+                else:
+                    status = value
+            if best is None:
+                return Outcome(status=Status.NO_SOLUTION, count=0)
+            optimal = None
+            if count and status == "OPTIMAL_SOLUTION":
+                data = optimum_data_text(problem, plan.task.value, independent, target=len(best))
+                listed = list(self._optimise(data, True, deadline))
+                optimal = sum(kind == "solution" for kind, _ in listed)
+                if ("status", "ALL_SOLUTIONS") not in listed:
+                    optimal = None
+        except Unknown as exc:
+            said = {} if best is None else {"value": len(best), "solution": self._placed(problem, best)}
+            return Outcome(status=Status.UNKNOWN, reason=exc.reason, **said)
+        said = {"value": len(best), "solution": replace(problem, pieces=max(1, len(best))).encode(best)}
+        if status != "OPTIMAL_SOLUTION" or (count and optimal is None):
+            return Outcome(status=Status.UNKNOWN, reason=Reason.SOLVER_LIMIT, **said)
+        return Outcome(status=Status.SOLVED, bound=len(best), count=optimal, **said)
+
+    @staticmethod
+    def _placed(problem: Problem, pieces: list[tuple[int, int]]) -> Solution:
+        from dataclasses import replace
+
+        return replace(problem, pieces=max(1, len(pieces))).encode(pieces)
+
+    def _optimise(self, data_text: str, every: bool, deadline: Any) -> Iterator[tuple[str, Any]]:
+        """("solution", x) for each solution MiniZinc streams of data/optimum.mzn on
+        `data_text`, and ("status", its final status); raises Unknown at the deadline."""
+        solver = solvers()[self.solver_name.lower()]
+        with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as tmp:
+            model, data = Path(tmp) / "optimum.mzn", Path(tmp) / "optimum.dzn"
+            text = model_text("optimum")
+            if every:  # listing the placements of a fixed number of pieces: a satisfaction problem
+                text = re.sub(r"(?m)^solve minimize .*$", "solve satisfy;", text)
+            model.write_text(text)
+            data.write_text(data_text)
+            args = ["minizinc", "--solver", solver, "--json-stream", "--output-mode", "json"]
+            args += ["--all-solutions"] if every else ["--intermediate-solutions"]
+            left = deadline.left()
+            if left is not None:
+                args += ["--time-limit", str(int(left * 1000) + 1000)]
+            found = 0
+            with (Path(tmp) / "stderr").open("wb") as err:
+                env = {**os.environ, "TMPDIR": tmp}
+                poll = lambda: deadline.check(found)  # noqa: E731
+                for line in lines_of([*args, str(model), str(data)], err, poll=poll, env=env, scratch=tmp):
+                    message = _message(line)
+                    kind = message.get("type")
+                    if kind == "solution":
+                        found += 1
+                        yield "solution", message["output"]["json"]["x"]
+                    elif kind == "status":
+                        yield "status", message.get("status")
+                    elif kind == "error":
+                        raise BackendError(f"minizinc: {message.get('message', message)}"[:300])
+            deadline.check(found)
 
 
 

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple, TextIO
 
 from ..io.dimacs import square_variables, write_cnf
 from ..model.problem import Problem, Solution
+from ..model.squares import optimum_model
 from ..run.forked import ChildFailed, streamed
 from . import satbinary
 from .base import (
@@ -40,7 +41,7 @@ from .base import (
     UnsupportedProblem,
     package_version,
 )
-from .formulations import SQUARES_RULES, formulated, formulation_of, optimum_model
+from .formulations import SQUARES_RULES, formulated, formulation_of
 from .satbinary import Read
 
 #: The largest board modelled: n^2 variables and O(n^2) clauses.
@@ -429,7 +430,7 @@ class SatBackend(Backend):
 
         from .watch import watched
 
-        sm, covered = optimum_model(problem, plan.task, independent)
+        sm, covered = optimum_model(problem, plan.task == Task.DOMINATE)
         size = len(sm.squares)
         clauses: list[list[int]] = []
         top = size

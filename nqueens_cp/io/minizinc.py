@@ -12,8 +12,9 @@ from ..model.problem import Problem
 
 
 def model_text(formulation: str = "permutation") -> str:
-    """The fixed model of `formulation`: data/nqueens.mzn (the permutation) or data/squares.mzn."""
-    name = "squares.mzn" if formulation == "squares" else "nqueens.mzn"
+    """The fixed model of `formulation`: data/nqueens.mzn (the permutation), data/squares.mzn,
+    or data/optimum.mzn (`optimum`: the most pieces or the fewest that cover)."""
+    name = {"squares": "squares.mzn", "optimum": "optimum.mzn"}.get(formulation, "nqueens.mzn")
     return files("nqueens_cp.io").joinpath(f"data/{name}").read_text()
 
 
@@ -49,6 +50,35 @@ def squares_data_text(problem: Problem) -> str:
         f"nsep = {len(sm.separated)};",
         f"sep = {_table([(a + 1, b + 1) for a, b, _ in sm.separated], 2)};",
         f"between = {sets([between for _, _, between in sm.separated])};",
+    ]
+    return "\n".join(text) + "\n"
+
+
+def optimum_data_text(problem: Problem, task: str, independent: bool, target: int = 0) -> str:
+    """The .dzn of data/optimum.mzn (`formulations.optimum_model`), 1-based; `target` above 0
+    fixes the number of pieces (to list the optimal placements)."""
+    from ..model.squares import optimum_model
+
+    sm, covered = optimum_model(problem, task == "dominate")
+
+    def sets(groups: Sequence[Sequence[int]]) -> str:
+        return "[" + ", ".join("{" + ", ".join(str(i + 1) for i in g) + "}" for g in groups) + "]"
+
+    quiet = task == "max" or independent
+    text = [
+        f"% nqueens_cp: {task}, n = {problem.n}, rows = {problem.rows}, piece = {problem.piece} (squares 1-based)",
+        f"nsq = {len(sm.squares)};",
+        f"square = {_table([(r + 1, c + 1) for r, c in sm.squares], 2)};",
+        "fixed = {" + ", ".join(str(i + 1) for i in sm.fixed) + "};",
+        f"quiet = {str(quiet).lower()};",
+        f"nlines = {len(sm.at_most_one)};",
+        f"line = {sets(sm.at_most_one)};",
+        f"napart = {len(sm.apart)};",
+        f"apart = {_table([(a + 1, b + 1) for a, b in sm.apart], 2)};",
+        f"ncover = {len(covered)};",
+        f"cover = {sets(covered)};",
+        f"most = {str(task == 'max').lower()};",
+        f"target = {target};",
     ]
     return "\n".join(text) + "\n"
 

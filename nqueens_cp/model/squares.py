@@ -193,3 +193,21 @@ def _separate(
                     separated.append((a, b, between))
                 else:
                     apart.add((min(a, b), max(a, b)))
+
+
+def optimum_model(problem: Problem, cover: bool) -> tuple[SquaresModel, list[list[int]]]:
+    """What every CP backend states for the most pieces or the fewest that cover, as plain
+    data: the squares model of the board with pieces anywhere (its variables the free squares;
+    its `at_most_one` lines and `apart` leaps keep no two attacking, where that is asked; its
+    `fixed` the pre-placed pieces), and with `cover`, for each square to cover, the variables
+    that cover it: itself and the squares that attack it (lines stop at walls)."""
+    from dataclasses import replace
+
+    anywhere = replace(problem, pieces=max(1, len(problem.fixed)), pawns=0)
+    sm = squares_model(anywhere)
+    covered: list[list[int]] = []
+    if cover:
+        index = {sq: i for i, sq in enumerate(sm.squares)}
+        reach = {sq: anywhere._reach(sq) for sq in sm.squares}
+        covered = [[index[sq], *(index[t] for t in sm.squares if sq in reach[t])] for sq in sm.squares]
+    return sm, covered
