@@ -140,6 +140,7 @@ def test_each_optimiser_matches_the_brute_force(name: str, p: Problem, goal: str
     assert _answer(name, p, task, independent) == brute(p, task, independent)
 
 
+@pytest.mark.long  # (the property test above checks each optimiser on smaller boards)
 @pytest.mark.parametrize("name", OPTIMISERS)
 def test_each_optimiser_agrees_with_ours_on_queens(name: str) -> None:
     for n, task, independent in ((7, "dominate", False), (6, "dominate", True), (6, "max", False)):

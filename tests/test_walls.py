@@ -221,6 +221,7 @@ def test_the_squares_formulation_matches_the_brute_force(name: str, p: Problem) 
     assert _solved(p, name) == brute_layouts(p)
 
 
+@pytest.mark.long  # (the property test above checks each backend on such boards, smaller)
 @pytest.mark.parametrize("name", SQUARES_BACKENDS)
 def test_every_backend_counts_n_plus_1_queens_and_a_pawn(name: str) -> None:
     if get_backend(name).missing():
