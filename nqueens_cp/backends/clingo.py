@@ -89,7 +89,6 @@ class ClingoBackend(Backend):
         """clingo's optimisation of `OPTIMUM_PROGRAM` in a child process: each better model as
         found, the last proved optimal where the search is exhausted; with `count`, the optimal
         models clingo enumerates once the optimum is proved (--opt-mode=optN)."""
-        from dataclasses import replace
 
         deadline = self.deadline()
         best: list[tuple[int, int]] | None = None
@@ -105,12 +104,12 @@ class ClingoBackend(Backend):
         except ChildFailed as exc:
             raise BackendError(f"clingo: {exc}") from None
         except Unknown as exc:
-            said = {} if best is None else {"value": len(best), "solution": self._placed(problem, best)}
+            said = {} if best is None else {"value": len(best), "solution": problem.placed(best)}
             return Outcome(status=Status.UNKNOWN, reason=exc.reason, **said)
         if best is None:
             return Outcome(status=Status.NO_SOLUTION, count=0)
         value = len(best)
-        solution = replace(problem, pieces=max(1, value)).encode(best)
+        solution = problem.placed(best)
         return Outcome(
             status=Status.SOLVED if proved else Status.UNKNOWN,
             reason=None if proved else Reason.SOLVER_LIMIT,
@@ -120,11 +119,6 @@ class ClingoBackend(Backend):
             count=optimal if proved and count else None,
         )
 
-    @staticmethod
-    def _placed(problem: Problem, pieces: list[tuple[int, int]]) -> Solution:
-        from dataclasses import replace
-
-        return replace(problem, pieces=max(1, len(pieces))).encode(pieces)
 
     def export(self, problem: Problem, fmt: str, out: Any) -> None:
         if fmt != "lp":

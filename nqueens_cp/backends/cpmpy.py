@@ -331,9 +331,8 @@ class CpmpyBackend(Backend):
 
     @staticmethod
     def _said(problem: Problem, best: tuple[int, list[tuple[int, int]]]) -> dict[str, Any]:
-        from dataclasses import replace
 
-        return {"value": best[0], "solution": replace(problem, pieces=max(1, best[0])).encode(best[1])}
+        return {"value": best[0], "solution": problem.placed(best[1])}
 
 
 def _optimum_in_child(problem: Problem, solver: str, task: str, independent: bool, count: bool, emit: Any) -> None:

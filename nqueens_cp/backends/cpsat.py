@@ -373,7 +373,6 @@ class CpSatBackend(Backend):
         """The optimisation model (`optimum_model`): CP-SAT proves the optimum (or stops at its
         limit with the best found and its bound); the optimal placements are then enumerated
         with the sum fixed at it."""
-        from dataclasses import replace
 
         sm, covered = optimum_model(problem, plan.task == Task.DOMINATE)
         model = cp_model.CpModel()
@@ -401,7 +400,7 @@ class CpSatBackend(Backend):
         bound = solver.best_objective_bound
         bound = int(bound + 1e-6) if plan.task == Task.MAX else -int(-bound + 1e-6)  # (floor, ceiling)
         pieces = [sm.squares[i] for i in range(len(x)) if found and solver.value(x[i])]
-        solution = replace(problem, pieces=max(1, len(pieces))).encode(pieces) if found else None
+        solution = problem.placed(pieces) if found else None
         if status != cp_model.OPTIMAL:
             limited = Reason.TIME_LIMIT if self.settings.get("time_limit") else Reason.SOLVER_LIMIT
             reason = result if isinstance(result, Reason) else Reason.INTERRUPTED if run.stopped else limited

@@ -196,7 +196,6 @@ class MiniZincBackend(Backend):
         """data/optimum.mzn optimised (each better solution as MiniZinc streams it, the last
         proved where it says OPTIMAL_SOLUTION), then with `count` run again with the number of
         pieces fixed and --all-solutions."""
-        from dataclasses import replace
 
         from ..io.minizinc import optimum_data_text
         from ..model.squares import optimum_model
@@ -222,18 +221,13 @@ class MiniZincBackend(Backend):
                 if ("status", "ALL_SOLUTIONS") not in listed:
                     optimal = None
         except Unknown as exc:
-            said = {} if best is None else {"value": len(best), "solution": self._placed(problem, best)}
+            said = {} if best is None else {"value": len(best), "solution": problem.placed(best)}
             return Outcome(status=Status.UNKNOWN, reason=exc.reason, **said)
-        said = {"value": len(best), "solution": replace(problem, pieces=max(1, len(best))).encode(best)}
+        said = {"value": len(best), "solution": problem.placed(best)}
         if status != "OPTIMAL_SOLUTION" or (count and optimal is None):
             return Outcome(status=Status.UNKNOWN, reason=Reason.SOLVER_LIMIT, **said)
         return Outcome(status=Status.SOLVED, bound=len(best), count=optimal, **said)
 
-    @staticmethod
-    def _placed(problem: Problem, pieces: list[tuple[int, int]]) -> Solution:
-        from dataclasses import replace
-
-        return replace(problem, pieces=max(1, len(pieces))).encode(pieces)
 
     def _optimise(self, data_text: str, every: bool, deadline: Any) -> Iterator[tuple[str, Any]]:
         """("solution", x) for each solution MiniZinc streams of data/optimum.mzn on

@@ -498,10 +498,9 @@ class SatBackend(Backend):
         """The value and the solution of the best model found (none: neither)."""
         if best is None:
             return {"value": None, "solution": None}
-        from dataclasses import replace
 
         pieces = [sm.squares[v - 1] for v in best[1]]
-        return {"value": best[0], "solution": replace(problem, pieces=max(1, best[0])).encode(pieces)}
+        return {"value": best[0], "solution": problem.placed(pieces)}
 
     def _limited(self, problem: Problem, limit: int | None, stats: Stats) -> Iterator[Solution]:
         """The solutions, each forbidden once found; raises Unknown when stopped. A solver that

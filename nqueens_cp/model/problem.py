@@ -381,6 +381,11 @@ class Problem:
 
         return json.dumps(self.shown(solution))
 
+    def placed(self, pieces: Iterable[Sequence[int]]) -> Solution:
+        """The answer of the optimisations (the most pieces, the fewest that cover): `pieces`
+        placed anywhere, as a layout of as many pieces writes them (their indices ascending)."""
+        return tuple(sorted(int(r) * self.n + int(c) for r, c in pieces))
+
     def encode(self, pieces: Iterable[Sequence[int]], pawns: Iterable[Sequence[int]] = ()) -> Solution:
         """The solution of squares `pieces` and `pawns` (each in any order): a layout's sorted
         indices, or one piece a row's columns (by row)."""

@@ -91,7 +91,7 @@ def maximum(
     if anywhere(problem, max(1, len(problem.fixed))).contradiction:
         return None
     found = _greedy_independent(problem)
-    best = Optimum(len(found), anywhere(problem, len(found)).encode(found), upper_bound(problem))
+    best = Optimum(len(found), problem.placed(found), upper_bound(problem))
     stats: dict[str, int] = {}
     for k in range(best.bound, len(found), -1):  # (each k refuted lowers the bound to k - 1)
         try:
@@ -175,7 +175,7 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool)
     greedy = _greedy_cover(problem, independent)
     best = Optimum(None, None, fixed)
     if greedy is not None:
-        best = Optimum(len(greedy), anywhere(problem, len(greedy)).encode(greedy), fixed)
+        best = Optimum(len(greedy), problem.placed(greedy), fixed)
     cover, attack, need, allow, spill, most = t
     last = lasts(n, cover, allow)
     top = problem.rows * n - len(layouts.closed(problem))
@@ -187,7 +187,7 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool)
                 return best
             if got:
                 placed = [*problem.fixed, *(divmod(int(s), n) for s in out if s >= 0)]
-                best.value, best.solution = len(placed), anywhere(problem, len(placed)).encode(placed)
+                best.value, best.solution = len(placed), problem.placed(placed)
                 best.bound = best.value
                 break
             best.bound = k + 1
