@@ -30,6 +30,7 @@ from .base import (
     OPTIMUM_TASKS,
     Backend,
     BackendError,
+    Deadline,
     Option,
     Outcome,
     Plan,
@@ -147,43 +148,57 @@ class MiniZincBackend(Backend):
     def _run(self, problem: Problem, every: bool, stats: Stats) -> Iterator[Solution]:
         """The solutions MiniZinc prints (all of them, or the first), each as it arrives; raises
         Unknown when the run ends without MiniZinc saying the search is complete."""
-        deadline = self.deadline()
+        squares = formulation_of(self.settings, problem) == "squares"
+        model = model_text(formulation_of(self.settings, problem))
+        data = squares_data_text(problem) if squares else data_text(problem)
+        read = _read_squares(problem) if squares else _read_q
+        found, status = 0, None
+        for kind, value in self._stream(model, data, "--all-solutions" if every else None, self.deadline()):
+            if kind == "solution":
+                found += 1
+                stats["solutions"] = found
+                yield read(value)
+            elif kind == "status":
+                status = value
+            elif not (status in COMPLETE or (not every and found)):
+                raise BackendError(f"minizinc ended without an answer: {value}")
+
+    def _stream(self, model: str, data: str, flag: str | None, deadline: Deadline) -> Iterator[tuple[str, Any]]:
+        """MiniZinc run on `model` and `data` (`flag`: --all-solutions, --intermediate-solutions,
+        or None for one solution): ("solution", its output's JSON) for each solution as it
+        arrives, ("status", its final status), then ("stderr", the last line it wrote there).
+        MiniZinc's own time limit is a second over ours, so that ours (the kill) decides the
+        stop: Unknown at the deadline."""
         solver = solvers()[self.solver_name.lower()]
         found = 0
         with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as tmp:
-            model, data = Path(tmp) / "nqueens.mzn", Path(tmp) / "nqueens.dzn"
-            squares = formulation_of(self.settings, problem) == "squares"
-            model.write_text(model_text(formulation_of(self.settings, problem)))
-            data.write_text(squares_data_text(problem) if squares else data_text(problem))
-            read = _read_squares(problem) if squares else _read_q
+            model_file, data_file = Path(tmp) / "nqueens.mzn", Path(tmp) / "nqueens.dzn"
+            model_file.write_text(model)
+            data_file.write_text(data)
             args = ["minizinc", "--solver", solver, "--json-stream", "--output-mode", "json"]
-            if every:
-                args.append("--all-solutions")
+            args += [flag] if flag else []
             left = deadline.left()
-            if left is not None:  # a second over ours, so that ours (the kill) decides the stop
+            if left is not None:
                 args += ["--time-limit", str(int(left * 1000) + 1000)]
             errors = Path(tmp) / "stderr"
-            status = None
-            poll = lambda: deadline.check(stats.get("solutions", 0))  # noqa: E731
+            poll = lambda: deadline.check(found)  # noqa: E731
             with errors.open("wb") as err:
                 # MiniZinc's own temporary files (mznfile*.fzn) go in our folder, and with it
                 env = {**os.environ, "TMPDIR": tmp}
-                for line in lines_of([*args, str(model), str(data)], err, poll=poll, env=env, scratch=tmp):
+                command = [*args, str(model_file), str(data_file)]
+                for line in lines_of(command, err, poll=poll, env=env, scratch=tmp):
                     message = _message(line)
                     kind = message.get("type")
                     if kind == "solution":
                         found += 1
-                        stats["solutions"] = found
-                        yield read(message["output"]["json"])
+                        yield "solution", message["output"]["json"]
                     elif kind == "status":
-                        status = message.get("status")
+                        yield "status", message.get("status")
                     elif kind == "error":
                         raise BackendError(f"minizinc: {message.get('message', message)}"[:300])
             deadline.check(found)  # MiniZinc's own limit ended it: unknown, like ours
-            if status in COMPLETE or (not every and found):
-                return
             said = errors.read_text(errors="replace").strip().splitlines()
-            raise BackendError(f"minizinc ended without an answer: {said[-1][:200] if said else 'it printed nothing'}")
+            yield "stderr", said[-1][:200] if said else "it printed nothing"
 
     def _solutions(self, problem: Problem, plan: Plan, stats: Stats) -> Iterator[Solution]:
         return self._run(problem, True, stats)
@@ -196,7 +211,6 @@ class MiniZincBackend(Backend):
         """data/optimum.mzn optimised (each better solution as MiniZinc streams it, the last
         proved where it says OPTIMAL_SOLUTION), then with `count` run again with the number of
         pieces fixed and --all-solutions."""
-
         from ..io.minizinc import optimum_data_text
         from ..model.squares import optimum_model
 
@@ -205,18 +219,21 @@ class MiniZincBackend(Backend):
         best: list[tuple[int, int]] | None = None
         status = None
         try:
+            model = model_text("optimum")
             data = optimum_data_text(problem, plan.task.value, independent)
-            for kind, value in self._optimise(data, False, deadline):
+            for kind, value in self._stream(model, data, "--intermediate-solutions", deadline):
                 if kind == "solution":
-                    best = [sm.squares[i] for i, v in enumerate(value) if v]
-                else:
+                    best = [sm.squares[i] for i, v in enumerate(value["x"]) if v]
+                elif kind == "status":
                     status = value
             if best is None:
                 return Outcome(status=Status.NO_SOLUTION, count=0)
             optimal = None
             if count and status == "OPTIMAL_SOLUTION":
+                # the placements of a fixed number of pieces, listed: a satisfaction problem
+                model = re.sub(r"(?m)^solve minimize .*$", "solve satisfy;", model)
                 data = optimum_data_text(problem, plan.task.value, independent, target=len(best))
-                listed = list(self._optimise(data, True, deadline))
+                listed = list(self._stream(model, data, "--all-solutions", deadline))
                 optimal = sum(kind == "solution" for kind, _ in listed)
                 if ("status", "ALL_SOLUTIONS") not in listed:
                     optimal = None
@@ -227,40 +244,6 @@ class MiniZincBackend(Backend):
         if status != "OPTIMAL_SOLUTION" or (count and optimal is None):
             return Outcome(status=Status.UNKNOWN, reason=Reason.SOLVER_LIMIT, **said)
         return Outcome(status=Status.SOLVED, bound=len(best), count=optimal, **said)
-
-
-    def _optimise(self, data_text: str, every: bool, deadline: Any) -> Iterator[tuple[str, Any]]:
-        """("solution", x) for each solution MiniZinc streams of data/optimum.mzn on
-        `data_text`, and ("status", its final status); raises Unknown at the deadline."""
-        solver = solvers()[self.solver_name.lower()]
-        with tempfile.TemporaryDirectory(prefix="nqueens-mzn-") as tmp:
-            model, data = Path(tmp) / "optimum.mzn", Path(tmp) / "optimum.dzn"
-            text = model_text("optimum")
-            if every:  # listing the placements of a fixed number of pieces: a satisfaction problem
-                text = re.sub(r"(?m)^solve minimize .*$", "solve satisfy;", text)
-            model.write_text(text)
-            data.write_text(data_text)
-            args = ["minizinc", "--solver", solver, "--json-stream", "--output-mode", "json"]
-            args += ["--all-solutions"] if every else ["--intermediate-solutions"]
-            left = deadline.left()
-            if left is not None:
-                args += ["--time-limit", str(int(left * 1000) + 1000)]
-            found = 0
-            with (Path(tmp) / "stderr").open("wb") as err:
-                env = {**os.environ, "TMPDIR": tmp}
-                poll = lambda: deadline.check(found)  # noqa: E731
-                for line in lines_of([*args, str(model), str(data)], err, poll=poll, env=env, scratch=tmp):
-                    message = _message(line)
-                    kind = message.get("type")
-                    if kind == "solution":
-                        found += 1
-                        yield "solution", message["output"]["json"]["x"]
-                    elif kind == "status":
-                        yield "status", message.get("status")
-                    elif kind == "error":
-                        raise BackendError(f"minizinc: {message.get('message', message)}"[:300])
-            deadline.check(found)
-
 
 
 def _read_q(values: dict[str, Any]) -> Solution:
