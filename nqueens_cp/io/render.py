@@ -10,7 +10,12 @@ from ..model.drawing import OTHER_LETTER, PIECE_LETTER
 from ..model.problem import Problem, Solution
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     import numpy as np
+
+    #: Solutions as a writer takes them: tuples, or 2-D arrays of them (the bitmask's batches).
+    Stream: TypeAlias = Iterable[Solution] | Iterable[np.ndarray]
 
 FORMATS = ("boards", "json", "jsonl", "csv")
 
@@ -61,13 +66,11 @@ def _layouts(solutions: Iterable[Solution] | Iterable[np.ndarray]) -> Iterator[S
             yield item
 
 
-def _write_layouts(
-    problem: Problem, solutions: Iterable[Solution] | Iterable[np.ndarray], fmt: str, out: BinaryIO, end: bytes
-) -> int:
-    """`write_solutions` for pieces anywhere: boards drawn with their walls and pawns (W, P,
-    blocked squares X), JSON objects of
-    squares ({"pieces": [[r, c], ...], "pawns": [...]}), CSV rows of the squares' coordinates
-    (r0,c0,r1,c1,... the pieces', then pawn_r0,pawn_c0,... the pawns')."""
+def _write_layouts(problem: Problem, solutions: Stream, fmt: str, out: BinaryIO) -> int:
+    """`write_solutions`'s body for pieces anywhere: boards drawn with their walls and pawns
+    (W, P, blocked squares X), JSON objects of squares ({"pieces": [[r, c], ...], "pawns":
+    [...]}), CSV rows of the squares' coordinates (r0,c0,r1,c1,... the pieces', then
+    pawn_r0,pawn_c0,... the pawns')."""
     import json
 
     from ..model.drawing import draw
@@ -76,29 +79,48 @@ def _write_layouts(
         head = [f"{x}{i}" for i in range(problem.pieces) for x in ("r", "c")]
         head += [f"pawn_{x}{i}" for i in range(problem.pawns) for x in ("r", "c")]
         out.write((",".join(head) + "\n").encode())
-    elif fmt == "json":
-        out.write(b"[")
     written = 0
-    try:
-        for sol in _layouts(solutions):
-            if fmt == "boards":  # (as the other boards are drawn: a letter a square, no spaces)
-                rows = (row.replace(" ", "") for row in draw(problem, sol))
-                text = ("" if written == 0 else "\n") + "\n".join(rows) + "\n"
-            elif fmt == "csv":
-                pieces, pawns = problem.layout(sol)
-                text = ",".join(str(v) for sq in (*pieces, *pawns) for v in sq) + "\n"
+    for sol in _layouts(solutions):
+        if fmt == "boards":  # (as the other boards are drawn: a letter a square, no spaces)
+            rows = (row.replace(" ", "") for row in draw(problem, sol))
+            text = ("" if written == 0 else "\n") + "\n".join(rows) + "\n"
+        elif fmt == "csv":
+            pieces, pawns = problem.layout(sol)
+            text = ",".join(str(v) for sq in (*pieces, *pawns) for v in sq) + "\n"
+        else:
+            text = ("," if written and fmt == "json" else "") + json.dumps(problem.shown(sol))
+            text += "\n" if fmt == "jsonl" else ""
+        out.write(text.encode())
+        out.flush()
+        written += 1
+    return written
+
+
+def _write_columns(problem: Problem, solutions: Stream, fmt: str, out: BinaryIO) -> int:
+    """`write_solutions`'s body for one piece a row: the compiled formatters, a chunk of
+    solutions a call."""
+    from . import render_kernels as k
+
+    n, m = problem.n, problem.rows
+    if fmt == "csv":
+        out.write((",".join(f"r{r}" for r in range(m)) + "\n").encode())
+    import numpy as np
+
+    parts = [np.frombuffer(p, dtype=np.uint8) for p in _ROWS.get(fmt, ())]
+    letter = ord(PIECE_LETTER.get(problem.piece, OTHER_LETTER))
+    rows = max(1, min(CHUNK, CHUNK_BYTES // k.bytes_per_solution(n)))
+    buf = k.buffer_for(rows, n)
+    written = 0
+    for batch in _batches(solutions, m):
+        for lo in range(0, batch.shape[0], rows):
+            part = batch[lo : lo + rows]
+            if fmt == "boards":
+                size = k.format_boards(part, n, letter, written == 0, buf)
             else:
-                text = ("," if written and fmt == "json" else "") + json.dumps(problem.shown(sol))
-                text += "\n" if fmt == "jsonl" else ""
-            out.write(text.encode())
-            written += 1
-    except Exception:  # a stream stopped by a limit: what was written stays valid JSON
-        if fmt == "json":
-            out.write(b"]" + end)
-        raise
-    if fmt == "json":
-        out.write(b"]" + end)
-    out.flush()
+                size = k.format_rows(part, *parts, written == 0, buf)
+            out.write(buf[:size].tobytes())
+            out.flush()
+            written += part.shape[0]
     return written
 
 
@@ -118,33 +140,10 @@ def write_solutions(
     solution."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
-    if problem.anywhere:
-        return _write_layouts(problem, solutions, fmt, out, end)
-    from . import render_kernels as k
-
-    n, m = problem.n, problem.rows
-    if fmt == "csv":
-        out.write((",".join(f"r{r}" for r in range(m)) + "\n").encode())
-    elif fmt == "json":
+    if fmt == "json":
         out.write(b"[")
-    import numpy as np
-
-    parts = [np.frombuffer(p, dtype=np.uint8) for p in _ROWS.get(fmt, ())]
-    letter = ord(PIECE_LETTER.get(problem.piece, OTHER_LETTER))
-    rows = max(1, min(CHUNK, CHUNK_BYTES // k.bytes_per_solution(n)))
-    buf = k.buffer_for(rows, n)
-    written = 0
     try:
-        for batch in _batches(solutions, m):
-            for lo in range(0, batch.shape[0], rows):
-                part = batch[lo : lo + rows]
-                if fmt == "boards":
-                    size = k.format_boards(part, n, letter, written == 0, buf)
-                else:
-                    size = k.format_rows(part, *parts, written == 0, buf)
-                out.write(buf[:size].tobytes())
-                out.flush()
-                written += part.shape[0]
+        written = (_write_layouts if problem.anywhere else _write_columns)(problem, solutions, fmt, out)
     except Exception:  # a stream stopped by a limit: what was written stays valid JSON
         if fmt == "json":
             out.write(b"]" + end)
