@@ -42,6 +42,14 @@ def journal(ck):
     return json.loads(head), done
 
 
+def dies_halfway(w, indices):
+    """A runner of one process that is interrupted once half the items are counted."""
+    for k, (index, count) in enumerate(pool_runner(1)(w, indices)):
+        if k == w.size // 2:
+            raise KeyboardInterrupt
+        yield index, count
+
+
 def never(*_):
     raise AssertionError("nothing should be left to run")
 
@@ -58,13 +66,6 @@ def test_checkpoint_records_everything_and_a_rerun_runs_nothing(tmp_path):
 def test_resume_runs_only_what_is_missing(tmp_path):
     ck = tmp_path / "c.json"
     work = part(Problem(11, "rook", fixed=[(0, 0)]), 2)  # a fixed square: a row split, not constellations
-
-    def dies_halfway(w, indices):
-        for k, (index, count) in enumerate(pool_runner(1)(w, indices)):
-            if k == w.size // 2:
-                raise KeyboardInterrupt
-            yield index, count
-
     with pytest.raises(KeyboardInterrupt):
         count_partitioned(work, dies_halfway, ck)
     recorded = set(journal(ck)[1])

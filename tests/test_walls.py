@@ -251,18 +251,12 @@ def test_a_count_with_pawns_is_cut_into_work_items_that_resume(tmp_path) -> None
     into a checkpoint; stopped halfway, the same call runs the rest and no more."""
     from nqueens_cp.run.partition import count_partitioned, pool_runner
 
-    from .test_partition import journal
+    from .test_partition import dies_halfway, journal
 
     p = Problem(9, pieces=10, pawns=1)
     work = get_backend("bitmask").partition(p)
     assert work.size == 15  # the 81 squares in classes of the 8 symmetries
     ck = tmp_path / "pawns.ckpt"
-
-    def dies_halfway(w, indices):
-        for k, (index, count) in enumerate(pool_runner(1)(w, indices)):
-            if k == w.size // 2:
-                raise KeyboardInterrupt
-            yield index, count
 
     with pytest.raises(KeyboardInterrupt):
         count_partitioned(work, dies_halfway, ck)

@@ -654,14 +654,13 @@ class Backend:
         if outcome.solution is not None:
             k = outcome.value or 0
             placed = replaced(problem, pieces=max(1, k), pawns=0)
-            pieces = placed.layout(outcome.solution)[0] if len(outcome.solution) == k else ()
-            why = (
-                placed.explain(outcome.solution)
-                if task == Task.MAX
-                else placed.uncovered(pieces, independent) or (None if pieces or not k else "is no layout")
-            )
+            why: str | None
             if len(outcome.solution) != k:
                 why = f"has {len(outcome.solution)} pieces for a value of {k}"
+            elif task == Task.MAX:
+                why = placed.explain(outcome.solution)
+            else:
+                why = placed.uncovered(placed.layout(outcome.solution)[0], independent)
             if why:
                 raise WrongAnswer(self.label, f"the {task} placement {placed.said(outcome.solution)} {why}")
         value, bound = outcome.value, outcome.bound

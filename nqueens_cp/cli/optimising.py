@@ -107,8 +107,7 @@ def _optimum(
         no_solution(p, not as_json)
     if outcome.status is Status.UNKNOWN:
         assert outcome.reason is not None
-        best = "nothing found" if outcome.value is None else f"best found {outcome.value}"
-        raise PartialResult(f"{b.name}: {outcome.reason.value} reached: {best}, bound {outcome.bound}")
+        raise PartialResult(f"{b.name}: {outcome.reason.value} reached: {_said(task, outcome)}")
 
 
 def _said(task: Task, outcome: Outcome) -> str:

@@ -665,12 +665,12 @@ class Problem:
                     return f"lists its {name} out of order or twice (each square once, ascending r*n + c)"
             if set(pieces) & set(pawns):
                 return f"puts a piece and a pawn on {sorted(set(pieces) & set(pawns))[0]}"
-        closed = set(self.blocked) | set(self.walls)
+        blocked, fixed = set(self.blocked), set(self.fixed)
         for sq in (*pieces, *pawns):
-            if sq in closed:
-                return f"uses {'blocked' if sq in set(self.blocked) else 'wall'} square {sq}"
+            if sq in blocked or sq in self.walls:
+                return f"uses {'blocked' if sq in blocked else 'wall'} square {sq}"
         for sq in pawns:
-            if sq in set(self.fixed):
+            if sq in fixed:
                 return f"puts a pawn on the pre-placed piece {sq}"
         missing = sorted(set(self.fixed) - set(pieces))
         if missing:

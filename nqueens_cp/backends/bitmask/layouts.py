@@ -48,9 +48,11 @@ def pawn_sets(problem: Problem) -> Iterator[tuple[Square, ...]]:
     return combinations(pawn_squares(problem), problem.pawns)
 
 
+@functools.lru_cache(maxsize=4)
 def pawn_classes(problem: Problem) -> list[tuple[tuple[Square, ...], int]]:
     """One set of pawns from each class under the problem's symmetries (the smallest), with the
-    class's size: the count of a set's layouts is the same for every member of its class."""
+    class's size: the count of a set's layouts is the same for every member of its class. Made
+    once a problem: every work item of its count looks its set up here."""
     group = problem_symmetries(problem)
     n, m = problem.n, problem.rows
     out = []
@@ -222,14 +224,9 @@ def work(problem: Problem) -> np.ndarray:
 def count_item(problem: Problem, item: np.ndarray, stop: np.ndarray) -> int:
     """One work item's weighted count."""
     which, first, weight = (int(v) for v in item)
-    pawns = pawn_classes_of(problem)[which][0] if problem.pawns else ()
+    pawns = pawn_classes(problem)[which][0] if problem.pawns else ()
     t = _tables_of(problem, pawns)
     return 0 if t is None else weight * _count(problem, t, first, stop)
-
-
-@functools.lru_cache(maxsize=4)
-def pawn_classes_of(problem: Problem) -> list[tuple[tuple[Square, ...], int]]:
-    return pawn_classes(problem)
 
 
 def digest(rows: np.ndarray) -> str:
