@@ -11,7 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what a type checker sees; at run time each name loads on first use
-    from .api import count, count_classes, draw, first, solve, solve_n_queens, total_n_queens
+    from .api import count, count_classes, count_symmetric, draw, first, solve, solve_n_queens, total_n_queens
     from .backends import (
         BACKENDS,
         Optimality,
@@ -34,6 +34,7 @@ _WHERE = {
     "check": "check.answers",
     "count": "api",
     "count_classes": "api",
+    "count_symmetric": "api",
     "draw": "api",
     "first": "api",
     "solve": "api",
@@ -78,6 +79,7 @@ __all__ = [
     "check",
     "count",
     "count_classes",
+    "count_symmetric",
     "draw",
     "first",
     "get_backend",

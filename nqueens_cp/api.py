@@ -94,6 +94,17 @@ def count_classes(problem: Problem | int, backend: str | Backend = DEFAULT_BACKE
     return b.count_classes(p)
 
 
+def count_symmetric(
+    problem: Problem | int, symmetry: str, backend: str | Backend = DEFAULT_BACKEND, **options: Any
+) -> int:
+    """The solutions `symmetry` (rot90, rot180, flip-cols...: `model.symmetry.NAMES`) maps onto
+    themselves, found by a search of those alone."""
+    p, b, _ = prepare(problem, backend, "symmetric", options)
+    result = known(b.count_symmetric(p, symmetry), b).count
+    assert result is not None
+    return result
+
+
 def count_partitioned(
     problem: Problem | int,
     backend: str | Backend = DEFAULT_BACKEND,

@@ -77,6 +77,9 @@ class Task(StrEnum):
     MAX = "max"
     #: The fewest pieces that occupy or attack every free square (domination).
     DOMINATE = "dominate"
+    #: The solutions one symmetry of the board maps onto themselves, counted by a search of
+    #: such solutions alone (OEIS's symmetric terms, without the whole count).
+    SYMMETRIC = "symmetric"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -619,6 +622,30 @@ class Backend:
 
             return ClassCount(problem_symmetries(problem), {}, stats={})
         return self._count_classes(problem, plan)
+
+    def count_symmetric(self, problem: Problem, symmetry: str) -> Outcome:
+        """The solutions that `symmetry` (a symmetry of the problem, `problem_symmetries`; its
+        powers with it) maps onto themselves: `count` their number. A search of those solutions
+        alone, so a small root of the whole count's (OEIS's symmetric terms, A352661...)."""
+        from ..model.symmetry import NAMES, generated, problem_symmetries
+
+        plan = self.plan(problem, Task.SYMMETRIC)
+        if symmetry not in NAMES:
+            raise UnsupportedProblem(f"no symmetry {symmetry!r} (known: {', '.join(NAMES)})")
+        kept = problem_symmetries(problem)
+        if symmetry not in kept:
+            raise UnsupportedProblem(
+                f"{symmetry} does not map this board, its piece and its squares onto themselves "
+                f"(what does: {', '.join(kept)})"
+            )
+        if problem.contradiction:
+            return Outcome(status=Status.SOLVED, count=0, stats={})
+        return self._count_symmetric(problem, plan, generated(symmetry))
+
+    def _count_symmetric(self, problem: Problem, plan: Plan, group: frozenset[str]) -> Outcome:
+        """Required with `Task.SYMMETRIC` in `capabilities.tasks`: the solutions every member of
+        `group` fixes."""
+        raise NotImplementedError(f"backend {self.name!r} declares {plan.task} but does not answer it")
 
     def optimum(self, problem: Problem, task: Task | str, *, independent: bool = False, count: bool = False) -> Outcome:
         """The most pieces (`max`) or the fewest that dominate (`dominate`; `independent`: no two

@@ -243,7 +243,7 @@ class CpSatBackend(Backend):
     seconds, `seed`, and `params`, a dict of further CpSolver parameters."""
 
     capabilities = formulated(
-        WORKERS, SEED, PARAMS, tasks=OPTIMUM_TASKS, max_n=MAX_N, exports=frozenset({"cpsat"})
+        WORKERS, SEED, PARAMS, tasks=OPTIMUM_TASKS | {Task.SYMMETRIC}, max_n=MAX_N, exports=frozenset({"cpsat"})
     )
 
     def __init__(self, **options: Any) -> None:
@@ -261,6 +261,9 @@ class CpSatBackend(Backend):
             why = "a Boolean a free square, the objective their sum, CP-SAT's portfolio to a proof; with --count, "
             why += "every optimal placement then enumerated on one worker"
             return Plan(task, "cpsat-optimise", why, self._workers())
+        if task == Task.SYMMETRIC:
+            why = "the squares formulation, each square tied to its images, every solution enumerated on one worker"
+            return Plan(task, "cpsat-symmetric", why)
         if task == Task.FIRST:
             return Plan(task, "cpsat-portfolio", "CP-SAT's parallel portfolio decides", self._workers())
         if self.settings.get("workers", 1) != 1:
@@ -413,6 +416,31 @@ class CpSatBackend(Backend):
             model.add(total == value)
             optimal = self._count_models(model)
         return Outcome(status=Status.SOLVED, value=value, bound=value, solution=solution, count=optimal, stats=stats)
+
+    def _count_symmetric(self, problem: Problem, plan: Plan, group: frozenset[str]) -> Outcome:
+        """The squares formulation with each square's Boolean equal to its images' (a symmetric
+        solution is a union of orbits), its solutions counted: a method apart from our engine's
+        orbit search, which it checks."""
+        from ..model.squares import squares_model
+        from ..model.symmetry import image_square
+
+        model, (variables, _) = build_squares(problem)
+        sm = squares_model(problem)
+        pieces = {sq: i for i, sq in enumerate(sm.squares)}  # the pieces' Booleans, then the pawns'
+        pawns = {sm.squares[i]: len(sm.squares) + k for k, i in enumerate(sm.pawn_at)}
+        for g in sorted(group - {"identity"}):
+            for index in (pieces, pawns):
+                for (r, c), i in index.items():
+                    j = index.get(image_square(g, problem.n, r, c, problem.rows))
+                    if j is None:  # (a symmetry of the problem maps usable squares onto usable ones)
+                        raise BackendError(f"internal error: {g} maps square {(r, c)} off the usable squares")
+                    if j > i:
+                        model.add(variables[i] == variables[j])
+        found = self._count_models(model)
+        if found is None:
+            limited = Reason.TIME_LIMIT if self.settings.get("time_limit") else Reason.INTERRUPTED
+            return Outcome(status=Status.UNKNOWN, reason=limited, stats={})
+        return Outcome(status=Status.SOLVED, count=found, stats={})
 
     def _count_models(self, model: cp_model.CpModel) -> int | None:
         """The assignments of `model` (its variables are the squares), enumerated on one worker."""

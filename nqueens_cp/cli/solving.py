@@ -167,6 +167,15 @@ def count(
             help="The classes split by their symmetry: fixed by the quarter turn, by the half turn only, by none.",
         ),
     ] = False,
+    symmetric: Annotated[
+        str | None,
+        typer.Option(
+            "--symmetric",
+            metavar="SYMMETRY",
+            help="Count only the solutions SYMMETRY (rot90, rot180, flip-cols, transpose...) maps onto themselves, "
+            "by a search of those alone.",
+        ),
+    ] = None,
     dask: Annotated[
         str | None, typer.Option("--dask", metavar="ADDRESS", help="Count on a Dask scheduler, or 'local'.")
     ] = None,
@@ -211,6 +220,7 @@ def count(
         workers=workers,
         unique=unique or by_symmetry,
         by_symmetry=by_symmetry,
+        symmetric=symmetric,
         noted=[],  # (the groups said on stderr: a table says each once)
         dask=dask,
         checkpoint=checkpoint,
@@ -317,6 +327,7 @@ def _count_one(
     workers: int | None,
     unique: bool,
     by_symmetry: bool,
+    symmetric: str | None,
     noted: list[tuple[str, ...]],
     dask: str | None,
     checkpoint: Path | None,
@@ -339,6 +350,17 @@ def _count_one(
     check = check or bool(recount)
     if dask_wait is not None and dask is None:
         raise UserError("--dask-wait goes with --dask")
+    if symmetric is not None and (partitioned or unique):
+        raise UserError("--symmetric counts the symmetric solutions in one search: no --unique, --dask or --checkpoint")
+    if symmetric is not None:
+        b, plan = prepare(p, backend, "symmetric", verbose, time_limit=time_limit, workers=workers, **solver)
+        outcome = b.count_symmetric(p, symmetric)
+        rec = record(p, b, plan, outcome, start) | {"count": outcome.count, "symmetric": symmetric}
+        if outcome.status is Status.UNKNOWN:
+            if fmt == "json":
+                echo(json.dumps(rec | {"partial": True}))
+            raise PartialResult(f"{b.name}: {outcome.reason.value} reached; the symmetric count is unknown")  # type: ignore[union-attr]
+        return rec
     if partitioned:
         b, _ = prepare(p, backend, "count", verbose, **solver)  # refused, not dropped
         if not b.capabilities.partition:

@@ -145,6 +145,16 @@ def _product(a: str, b: str) -> str:
     return next(name for name in NAMES if _permutation(name, n) == composed)
 
 
+def generated(symmetry: str) -> frozenset[str]:
+    """The subgroup `symmetry` generates (its powers): what a solution it maps onto itself is
+    mapped onto itself by."""
+    members, power = {"identity"}, symmetry
+    while power not in members:
+        members.add(power)
+        power = _product(symmetry, power)
+    return frozenset(members)
+
+
 def subgroups(group: tuple[str, ...]) -> list[frozenset[str]]:
     """Every subgroup of `group` (a group of the square's symmetries, by name), each once: the
     closures of its subsets under composition, smallest first."""

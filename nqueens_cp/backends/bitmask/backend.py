@@ -88,7 +88,7 @@ class BitmaskBackend(Backend):
 
     capabilities = Capabilities(
         options=(WORKERS, PROGRESS, TIME_LIMIT, LEXICOGRAPHIC, MEMORY),
-        tasks=PLACEMENT_TASKS | OPTIMUM_TASKS,
+        tasks=PLACEMENT_TASKS | OPTIMUM_TASKS | {Task.SYMMETRIC},
         # (a region map: its own search, `regions`; walls, pieces anywhere, pawns: `layouts`)
         rules=PLACEMENT_RULES | SQUARES_RULES,
         partition=True,
@@ -128,6 +128,8 @@ class BitmaskBackend(Backend):
             )
         if task in OPTIMUM_TASKS:
             return planner.optimum_plan(problem, task, self.settings)
+        if task == Task.SYMMETRIC:
+            return planner.symmetric_plan(problem, self.settings)
         chosen = planner.plan(problem, task, self.settings, default_workers())
         if task != Task.COUNT:
             return chosen
@@ -339,6 +341,28 @@ class BitmaskBackend(Backend):
                 fixed[k] = (outcome.count or 0) if len(k) == 1 else orbits.count_fixed(k, lambda: deadline.check(None))
         symmetric = {key: fixed[frozenset(names)] for key, names in SYMMETRIC_BY.items() if frozenset(names) in fixed}
         return ClassCount(group, classes_by_orbit(group, fixed), symmetric, stats=outcome.stats)
+
+    def _count_symmetric(self, problem: Problem, plan: Plan, group: frozenset[str]) -> Outcome:
+        """An orbit of squares at a time (`fixed_points`; `layouts.fixed_count` where walls cut
+        lines or pieces stand anywhere); the identity alone is the count."""
+        if group == {"identity"}:
+            return self.count(problem)
+        deadline = self.deadline()
+        try:
+            if problem.walled:
+                from ..watch import watched
+                from . import layouts
+
+                with watched(deadline) as stop:
+                    found = layouts.fixed_count(problem, group, stop)
+                deadline.check(None)
+            else:
+                from .fixed_points import Orbits
+
+                found = Orbits(problem).count_fixed(group, lambda: deadline.check(None))
+        except Unknown as exc:
+            return Outcome(status=Status.UNKNOWN, reason=exc.reason, stats={})
+        return Outcome(status=Status.SOLVED, count=found, stats={})
 
     def partition(
         self, problem: Problem, depth: int | None = None, follow: dict[str, Any] | None = None, running: bool = True

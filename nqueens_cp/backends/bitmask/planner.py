@@ -204,6 +204,15 @@ def optimum_plan(problem: Problem, task: Task, settings: dict[str, Any]) -> Plan
     return Plan(task, "cover-ascending", why)
 
 
+def symmetric_plan(problem: Problem, settings: dict[str, Any]) -> Plan:
+    """The solutions a symmetry fixes: placed an orbit of squares at a time (`fixed_points`;
+    `layouts.fixed_count` where walls cut lines or pieces stand anywhere), in one process."""
+    if settings.get("workers") not in (None, 1):
+        raise UnsupportedProblem("bitmask: the symmetric solutions are searched in one process; --workers is count's")
+    why = "an orbit of squares under the symmetry's powers placed at a time: the symmetric solutions alone"
+    return Plan(Task.SYMMETRIC, Algorithm.FIXED_POINTS, why)
+
+
 def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers: int, cut: bool = False) -> Plan:
     """The algorithm for `task` (the table in docs/backends.md). With `cut`, a count that is to
     be cut into numbered work items (checkpoints, Dask): the row-at-a-time count makes none."""
