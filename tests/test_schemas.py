@@ -65,6 +65,7 @@ CASES = [
     (["count", "13", "--json", "--workers", "2"], (0,), "nqueens_cp.count/1"),
     (["count", "7", "--unique", "--json"], (0,), "nqueens_cp.unique/1"),
     (["count", "12", "--piece", "superqueen", "--symmetric", "rot90", "--json"], (0,), "nqueens_cp.symmetric/1"),
+    (["count", "8", "--profile", "--json"], (0,), "nqueens_cp.profile/1"),
     (["first", "8", "--json", "--block", "0,0"], (0,), "nqueens_cp.first/1"),
     (["first", "3", "--json"], (0,), "nqueens_cp.first/1"),
     (["solve", "6", "--json"], (0,), "nqueens_cp.solve/1"),

@@ -80,6 +80,8 @@ class Task(StrEnum):
     #: The solutions one symmetry of the board maps onto themselves, counted by a search of
     #: such solutions alone (OEIS's symmetric terms, without the whole count).
     SYMMETRIC = "symmetric"
+    #: The row search's nodes at each depth (the profile of its tree: OEIS A319284 for queens).
+    PROFILE = "profile"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -641,6 +643,21 @@ class Backend:
         if problem.contradiction:
             return Outcome(status=Status.SOLVED, count=0, stats={})
         return self._count_symmetric(problem, plan, generated(symmetry))
+
+    def profile(self, problem: Problem) -> list[int]:
+        """The nodes at each depth 0..rows of a search that places a piece a row, top to bottom:
+        entry k the placements of the first k rows the rules allow among themselves, the last
+        the solutions. Raises Unknown at a stop (a profile is whole or unknown)."""
+        plan = self.plan(problem, Task.PROFILE)
+        if problem.anywhere or problem.regions:
+            raise UnsupportedProblem(
+                "a profile is of the search that places a piece a row: not of pieces anywhere or regions"
+            )
+        return self._profile(problem, plan)
+
+    def _profile(self, problem: Problem, plan: Plan) -> list[int]:
+        """Required with `Task.PROFILE` in `capabilities.tasks`."""
+        raise NotImplementedError(f"backend {self.name!r} declares {plan.task} but does not answer it")
 
     def _count_symmetric(self, problem: Problem, plan: Plan, group: frozenset[str]) -> Outcome:
         """Required with `Task.SYMMETRIC` in `capabilities.tasks`: the solutions every member of

@@ -43,15 +43,20 @@ TorusOpt = Annotated[
     ),
 ]
 RowsOpt = Annotated[
-    int | None,
-    typer.Option("--rows", metavar="M", help="A rectangular board: M pieces on M rows of N columns (M <= N)."),
+    str | None,
+    typer.Option(
+        "--rows",
+        metavar="M",
+        help="A rectangular board: M pieces on M rows of N columns (M <= N). count takes a range A..B: a count each.",
+    ),
 ]
 PiecesOpt = Annotated[
-    int | None,
+    str | None,
     typer.Option(
         "--pieces",
         metavar="K",
-        help="K pieces on any free squares (no one-a-row rule): K queens on a board, or n+k with --pawns k.",
+        help="K pieces on any free squares (no one-a-row rule): K queens on a board, or n+k with --pawns k. "
+        "count takes a range A..B (from 1): a count each.",
     ),
 ]
 PawnsOpt = Annotated[
@@ -98,8 +103,9 @@ class ProblemSpec:
     piece: str | None = None
     model: Path | None = None
     torus: bool | None = None
-    rows: int | None = None
-    pieces: int | None = None
+    #: --rows and --pieces as given: a number, or (count's tables) a range A..B.
+    rows: int | str | None = None
+    pieces: int | str | None = None
     pawns: int | None = None
     #: The squares given by each set's flag (`SQUARE_FLAGS`), by its parameter's name.
     squares: dict[str, list[str]] = field(default_factory=dict)
@@ -113,6 +119,7 @@ class ProblemSpec:
             f.name: [square(text, f.flag or f.key) for text in self.squares.get(param) or []]
             for param, f in SQUARE_FLAGS.items()
         }
+        rows, pieces = _number(self.rows, "--rows"), _number(self.pieces, "--pieces")
         if self.model is not None:
             from ..io.formats import read_model
 
@@ -120,15 +127,45 @@ class ProblemSpec:
             if n is not None and size(n) != base.n:
                 raise UserError(f"N = {n} differs from the model's n = {base.n}")
             changed: dict[str, Any] = {name: (*getattr(base, name), *sq) for name, sq in given.items()}
-            overrides = {"piece": self.piece, "torus": self.torus, "rows": self.rows}
-            overrides |= {"pieces": self.pieces, "pawns": self.pawns}
+            overrides = {"piece": self.piece, "torus": self.torus, "rows": rows}
+            overrides |= {"pieces": pieces, "pawns": self.pawns}
             changed |= {k: v for k, v in overrides.items() if v is not None}
             return replace(base, **changed)
         if n is None:
             raise UserError("give the board size N or --model FILE")
         piece = "queen" if self.piece is None else self.piece
-        counts = {"pieces": self.pieces or 0, "pawns": self.pawns or 0}
-        return Problem(size(n), piece, torus=bool(self.torus), rows=self.rows, **counts, **given)
+        counts = {"pieces": pieces or 0, "pawns": self.pawns or 0}
+        return Problem(size(n), piece, torus=bool(self.torus), rows=rows, **counts, **given)
+
+    def varying(self) -> tuple[str, range] | None:
+        """The field a range of --rows or --pieces varies, and its values (count's tables), or
+        None where both are single numbers."""
+        ranges = [(key, text) for key, text in (("rows", self.rows), ("pieces", self.pieces)) if _ranged(text)]
+        if len(ranges) > 1:
+            raise UserError("a table varies one thing: give a range of --rows or of --pieces, not both")
+        if not ranges:
+            return None
+        key, text = ranges[0]
+        values = size_range(str(text), f"--{key}")
+        if values.start < 1:
+            said = "the empty board's one way" if key == "pieces" else "no board"
+            raise UserError(f"a range of --{key} starts at 1 ({key} 0 is {said}), got {text!r}")
+        return key, values
+
+
+def _ranged(value: int | str | None) -> bool:
+    return isinstance(value, str) and ".." in value
+
+
+def _number(value: int | str | None, flag: str) -> int | None:
+    """--rows or --pieces as one number; a range is count's, which builds a problem for each."""
+    if value is None or isinstance(value, int):
+        return value
+    if _ranged(value):
+        raise UserError(f"{flag} {value}: a range A..B is count's (a count for each), or one range at a time")
+    if not re.fullmatch(r"\s*\d{1,18}\s*", value):
+        raise UserError(f"{flag} expects a whole number, got {value[:40]!r}")
+    return int(value)
 
 
 #: The default of a command's `spec` parameter, which `problem_options` replaces.

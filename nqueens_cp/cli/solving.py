@@ -8,6 +8,7 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -176,6 +177,14 @@ def count(
             "by a search of those alone.",
         ),
     ] = None,
+    profile: Annotated[
+        bool,
+        typer.Option(
+            "--profile",
+            help="The nodes at each depth of the search that places a piece a row (OEIS A319284's row; "
+            "their sum A319283), from one node-counting search.",
+        ),
+    ] = False,
     dask: Annotated[
         str | None, typer.Option("--dask", metavar="ADDRESS", help="Count on a Dask scheduler, or 'local'.")
     ] = None,
@@ -221,6 +230,7 @@ def count(
         unique=unique or by_symmetry,
         by_symmetry=by_symmetry,
         symmetric=symmetric,
+        profile=profile,
         noted=[],  # (the groups said on stderr: a table says each once)
         dask=dask,
         checkpoint=checkpoint,
@@ -234,17 +244,30 @@ def count(
     )
     if by_symmetry and fmt == "bfile":
         raise UserError("-f bfile writes one sequence: --by-symmetry makes three (--json has them all)")
-    if n is not None and ".." in n:  # a table: a count for each N, printed as OEIS prints its terms
+    varying = spec.varying()
+    if varying is not None or (n is not None and ".." in n):  # a table: a count each, as OEIS prints terms
         if dask is not None or checkpoint is not None:
-            raise UserError("a range of N counts each board in one run: it takes no --dask or --checkpoint")
-        if spec.model is not None:
-            raise UserError("a range of sizes goes without --model")
-        sizes = size_range(n, "N")
-        problems = [spec.problem(str(k)) for k in sizes]  # every board checked before the first count
-        _table(problems, run, fmt, list(SPLIT) if by_symmetry else ["count"])
+            raise UserError("a range counts each board in one run: it takes no --dask or --checkpoint")
+        if varying is None:
+            if spec.model is not None:
+                raise UserError("a range of sizes goes without --model")
+            # every board checked before the first count
+            problems = [spec.problem(str(k)) for k in size_range(str(n), "N")]
+            _table(problems, run, fmt, ["profile"] if profile else list(SPLIT) if by_symmetry else ["count"], "n")
+            return
+        if n is not None and ".." in n:
+            raise UserError(f"a table varies one thing: a range of N, or of --{varying[0]}, not both")
+        key, values = varying
+        problems = [replace(spec, **{key: k}).problem(n) for k in values]
+        _table(problems, run, fmt, ["profile"] if profile else list(SPLIT) if by_symmetry else ["count"], key)
         return
     p = spec.problem(n)
     rec = run(p)
+    if profile:
+        rows = rec["profile"]
+        said = {"json": json.dumps(rec), "bfile": "\n".join(f"{k} {v}" for k, v in enumerate(rows))}
+        echo(said.get(fmt, ", ".join(map(str, rows))))
+        return
     if rec["count"] == 0 and p.contradiction:
         no_solution(p, said_on_stdout=True)
     if by_symmetry and fmt == "text":
@@ -289,16 +312,24 @@ def _split(p: Problem, classes: Any) -> dict[str, int]:
     }
 
 
-def _table(problems: list[Problem], run: Any, fmt: str, keys: list[str]) -> None:
-    """Each board's count, as it finishes: a JSON record a line (`json`), `n a(n)` lines (`bfile`,
-    OEIS's b-files), or, at the end, one line of terms separated by commas (OEIS's data line;
-    one a sequence of `keys`, labelled, where a count is split).
+def _table(problems: list[Problem], run: Any, fmt: str, keys: list[str], index: str) -> None:
+    """Each board's count, as it finishes: a JSON record a line (`json`), `k a(k)` lines (`bfile`,
+    OEIS's b-files; k the problem's field `index`: n, rows or pieces), or, at the end, one line
+    of terms separated by commas (OEIS's data line; one a sequence of `keys`, labelled, where a
+    count is split).
     A count stopped by its limit ends the table there: the terms before it are printed (the
     data line labelled partial), then exit 3."""
     terms: list[dict[str, Any]] = []
     label = (lambda key: f"{SPLIT[key]}: ") if keys != ["count"] else (lambda key: "")
+    entry = [0]  # (a triangle's b-file numbers its entries row after row)
 
     def lines(partial: str = "") -> None:
+        if keys == ["profile"]:  # a triangle: a row a line
+            for rec in terms:
+                echo(", ".join(map(str, rec["profile"])))
+            if partial:
+                echo(partial.strip())
+            return
         for key in keys:
             echo(label(key) + ", ".join(str(rec[key]) for rec in terms) + partial)
 
@@ -307,12 +338,16 @@ def _table(problems: list[Problem], run: Any, fmt: str, keys: list[str]) -> None
             rec = run(p)
             if fmt == "json":
                 echo(json.dumps(rec))
+            elif fmt == "bfile" and keys == ["profile"]:
+                for value in rec["profile"]:
+                    echo(f"{entry[0]} {value}")
+                    entry[0] += 1
             elif fmt == "bfile":
-                echo(f"{p.n} {rec['count']}")
+                echo(f"{getattr(p, index)} {rec['count']}")
             terms.append(rec)
     except PartialResult:
         if fmt == "text" and terms:
-            lines(f" (partial: the terms up to n = {problems[len(terms) - 1].n})")
+            lines(f" (partial: the terms up to {index} = {getattr(problems[len(terms) - 1], index)})")
         raise
     if fmt == "text":
         lines()
@@ -328,6 +363,7 @@ def _count_one(
     unique: bool,
     by_symmetry: bool,
     symmetric: str | None,
+    profile: bool,
     noted: list[tuple[str, ...]],
     dask: str | None,
     checkpoint: Path | None,
@@ -350,6 +386,16 @@ def _count_one(
     check = check or bool(recount)
     if dask_wait is not None and dask is None:
         raise UserError("--dask-wait goes with --dask")
+    if profile and (partitioned or unique or symmetric is not None):
+        raise UserError("--profile counts nodes in one search: no --unique, --symmetric, --dask or --checkpoint")
+    if profile:
+        b, plan = prepare(p, backend, "profile", verbose, time_limit=time_limit, workers=workers, **solver)
+        try:
+            nodes = b.profile(p)
+        except Unknown as exc:
+            raise PartialResult(f"{b.name}: {exc.reason.value} reached; a profile is whole or unknown") from None
+        done = Outcome(status=Status.SOLVED if nodes[-1] else Status.NO_SOLUTION, count=nodes[-1])
+        return record(p, b, plan, done, start) | {"count": nodes[-1], "nodes": sum(nodes), "profile": nodes}
     if symmetric is not None and (partitioned or unique):
         raise UserError("--symmetric counts the symmetric solutions in one search: no --unique, --dask or --checkpoint")
     if symmetric is not None:

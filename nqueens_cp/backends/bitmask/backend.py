@@ -88,7 +88,7 @@ class BitmaskBackend(Backend):
 
     capabilities = Capabilities(
         options=(WORKERS, PROGRESS, TIME_LIMIT, LEXICOGRAPHIC, MEMORY),
-        tasks=PLACEMENT_TASKS | OPTIMUM_TASKS | {Task.SYMMETRIC},
+        tasks=PLACEMENT_TASKS | OPTIMUM_TASKS | {Task.SYMMETRIC, Task.PROFILE},
         # (a region map: its own search, `regions`; walls, pieces anywhere, pawns: `layouts`)
         rules=PLACEMENT_RULES | SQUARES_RULES,
         partition=True,
@@ -130,6 +130,8 @@ class BitmaskBackend(Backend):
             return planner.optimum_plan(problem, task, self.settings)
         if task == Task.SYMMETRIC:
             return planner.symmetric_plan(problem, self.settings)
+        if task == Task.PROFILE:
+            return planner.profile_plan(problem, self.settings, default_workers())
         chosen = planner.plan(problem, task, self.settings, default_workers())
         if task != Task.COUNT:
             return chosen
@@ -341,6 +343,11 @@ class BitmaskBackend(Backend):
                 fixed[k] = (outcome.count or 0) if len(k) == 1 else orbits.count_fixed(k, lambda: deadline.check(None))
         symmetric = {key: fixed[frozenset(names)] for key, names in SYMMETRIC_BY.items() if frozenset(names) in fixed}
         return ClassCount(group, classes_by_orbit(group, fixed), symmetric, stats=outcome.stats)
+
+    def _profile(self, problem: Problem, plan: Plan) -> list[int]:
+        from .profile import profile
+
+        return profile(problem, self.deadline(), plan.workers)
 
     def _count_symmetric(self, problem: Problem, plan: Plan, group: frozenset[str]) -> Outcome:
         """An orbit of squares at a time (`fixed_points`; `layouts.fixed_count` where walls cut

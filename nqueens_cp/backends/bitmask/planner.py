@@ -213,6 +213,15 @@ def symmetric_plan(problem: Problem, settings: dict[str, Any]) -> Plan:
     return Plan(Task.SYMMETRIC, Algorithm.FIXED_POINTS, why)
 
 
+def profile_plan(problem: Problem, settings: dict[str, Any], default_workers: int) -> Plan:
+    """The tree's nodes by depth: a compiled row search that counts each node where it stands,
+    the first row's columns on threads."""
+    if not (problem.n <= MAX_COMPILED_N and jit_enabled()):
+        raise UnsupportedProblem(f"bitmask: the profile runs a compiled kernel, up to {MAX_COMPILED_N} columns")
+    why = "a piece a row, top to bottom, each node counted at its depth; the first row's columns on threads"
+    return Plan(Task.PROFILE, "profile", why, settings.get("workers") or default_workers)
+
+
 def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers: int, cut: bool = False) -> Plan:
     """The algorithm for `task` (the table in docs/backends.md). With `cut`, a count that is to
     be cut into numbered work items (checkpoints, Dask): the row-at-a-time count makes none."""

@@ -1,0 +1,54 @@
+"""The compiled count of a row search's nodes at each depth: the profile of the backtrack tree
+(OEIS A319284 for queens; its row sums A319283).
+
+The search places one piece a row, top to bottom, each square's attacks a mask a row (the
+layouts' `attacks` table, its whole row included). A node at depth k is a placement of the
+first k rows that the rules allow among themselves, so the profile's entry k is also the count
+of the board's first k rows alone: the tests hold it to that count, made by the engine's other
+searches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import ONE as _ONE
+from .bits import trailing_zeros
+
+
+@njit(cache=True, nogil=True)
+def profile(m, n, attack, free, first, stop, out):
+    """Add to out[k] the nodes at depth k (out[0], the root, once) of the row search of an m-row
+    board: `attack[s, r]` the columns of row r a piece on square s = r * n + c attacks, `free[r]`
+    the columns row r may take. `first` >= 0 searches only the branch whose row-0 piece stands
+    in that column (a work item; the root is then not counted). Stops when stop[0] is set
+    (checked every 65,536 nodes) and returns False; True when the tree was walked."""
+    avail = np.zeros((m + 1, m), np.uint64)
+    bits = np.zeros(m + 1, np.uint64)
+    for r in range(m):
+        avail[0, r] = free[r]
+    if first < 0:
+        out[0] += 1
+        bits[0] = free[0]
+    else:
+        bits[0] = free[0] & (_ONE << np.uint64(first))
+    d = 0
+    spent = 0
+    while d >= 0:
+        if bits[d] == 0:
+            d -= 1
+            continue
+        low = bits[d] & (~bits[d] + _ONE)
+        bits[d] ^= low
+        s = d * n + trailing_zeros(low)
+        out[d + 1] += 1
+        spent += 1
+        if spent & 0xFFFF == 0 and stop[0]:
+            return False
+        if d + 1 < m:
+            for r in range(d + 1, m):
+                avail[d + 1, r] = avail[d, r] & ~attack[s, r]
+            bits[d + 1] = avail[d + 1, d + 1]
+            d += 1
+    return True

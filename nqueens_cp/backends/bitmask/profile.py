@@ -1,0 +1,46 @@
+"""The profile of the row search's tree: its nodes at each depth (`kernels.profile`), the
+branches of the first row's columns walked on threads (the kernel holds no GIL)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ...model.problem import Problem
+from ..base import Deadline
+from ..watch import watched
+from . import layouts
+
+
+def tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
+    """(attack, free): each square's attacks a mask a row (its row included), and the columns
+    each row may take (usable squares; a pre-placed piece's row, its column alone)."""
+    m, n = problem.rows, problem.n
+    attack = layouts.attack_table(problem, ())
+    shut = layouts.closed(problem)
+    free = np.zeros(m, np.uint64)
+    for r in range(m):
+        for c in range(n):
+            if (r, c) not in shut:
+                free[r] |= np.uint64(1) << np.uint64(c)
+    for r, c in problem.fixed:
+        free[r] &= np.uint64(1) << np.uint64(c)
+    return attack, free
+
+
+def profile(problem: Problem, deadline: Deadline, workers: int) -> list[int]:
+    """Nodes at depth 0..rows of the row search (entry k: the placements of the first k rows
+    that the rules allow among themselves; the last, the solutions). Raises Unknown at a stop."""
+    from .kernels.profile import profile as walk
+
+    m, n = problem.rows, problem.n
+    attack, free = tables(problem)
+    columns = [c for c in range(n) if int(free[0]) >> c & 1]
+    outs = [np.zeros(m + 1, np.int64) for _ in columns]
+    root = np.zeros(m + 1, np.int64)
+    root[0] = 1
+    with watched(deadline) as stop, ThreadPoolExecutor(max(1, min(workers, len(columns) or 1))) as pool:
+        list(pool.map(lambda k: walk(m, n, attack, free, np.int64(columns[k]), stop, outs[k]), range(len(columns))))
+    deadline.check(None)  # (a signal's stop raises as the block ends)
+    return (root + sum(outs, np.zeros(m + 1, np.int64))).tolist()

@@ -1,0 +1,129 @@
+"""Tables of counts for one board: a range of --rows (A269133's rows), of --pieces (A348129's),
+and the profile of the row search's tree (A319284, its sums A319283), each held to OEIS and to
+a second method: the profile's entry k is the count of the board's first k rows alone, made by
+the engine's counting searches, and a brute force written here for the small boards."""
+
+from __future__ import annotations
+
+import json
+from itertools import product
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp.model.problem import Problem
+
+from .conftest import oeis, run
+
+
+def _rows(triangle: list[int], first: int) -> list[list[int]]:
+    """A triangle read by rows, its row n holding n + 1 entries, from row `first`."""
+    out, at, n = [], 0, first
+    while at < len(triangle):
+        out.append(triangle[at : at + n + 1])
+        at += n + 1
+        n += 1
+    return out
+
+
+def test_the_profile_is_oeis_s_and_its_sum_too():
+    rows = _rows(oeis("A319284"), 0)
+    sums = oeis("A319283")
+    for n in range(1, len(rows)):
+        result = run("count", str(n), "--profile")
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout.strip() == ", ".join(map(str, rows[n])), n
+    rec = json.loads(run("count", "13", "--profile", "--json").stdout)
+    assert (rec["nodes"], rec["count"]) == (sums[13], 73712)
+
+
+def _brute_prefixes(p: Problem, k: int) -> int:
+    """The placements of the first k rows no two of which attack (the model's attack relation
+    is the rule; every column tuple tried)."""
+    blocked, fixed = set(p.blocked), dict(p.fixed)
+    found = 0
+    for cols in product(range(p.n), repeat=k):
+        squares = list(enumerate(cols))
+        if any(sq in blocked or (sq[0] in fixed and fixed[sq[0]] != sq[1]) for sq in squares):
+            continue
+        if all(not p.attacks(a, b) and a[1] != b[1] for i, a in enumerate(squares) for b in squares[i + 1 :]):
+            found += 1
+    return found
+
+
+CASES = [
+    Problem(6),
+    Problem(7, "superqueen"),
+    Problem(6, "RN", blocked=[(0, 1), (2, 3), (5, 5)]),
+    Problem(7, "RF", fixed=[(3, 2)]),
+    Problem(6, "rook", rows=4),
+    Problem(5, torus=True),
+]
+
+
+@pytest.mark.parametrize("p", CASES, ids=str)
+def test_each_depth_holds_the_placements_of_its_rows(p):
+    profile = nq.get_backend("bitmask").profile(p)
+    assert profile[0] == 1 and len(profile) == p.rows + 1
+    for k in range(1, p.rows + 1):
+        assert profile[k] == _brute_prefixes(p, k), k
+        if not p.torus:  # (a torus of k rows wraps at k: not the first k rows of this one)
+            top = Problem(p.n, p.piece, rows=k, blocked=[s for s in p.blocked if s[0] < k],
+                          fixed=[s for s in p.fixed if s[0] < k])
+            assert profile[k] == nq.count(top), k
+
+
+def test_a_larger_profile_matches_the_counts_of_its_rows():
+    """n = 13: each depth's nodes against the engine's count of that many rows (its other
+    searches: constellations, the join, the rectangle counts)."""
+    profile = nq.get_backend("bitmask").profile(Problem(13))
+    assert profile[1:] == [nq.count(Problem(13, rows=k)) for k in range(1, 14)]
+
+
+def test_a_range_of_rows_prints_the_rectangles_counts_as_oeis_rows():
+    """A269133's row n is T(n, m) for m = 1..n (m queens on an m x n board): A319284's row n
+    without its first entry."""
+    rows = _rows(oeis("A319284"), 0)
+    for n in (8, 11):
+        result = run("count", str(n), "--rows", f"1..{n}")
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout.strip() == ", ".join(map(str, rows[n][1:]))
+    result = run("count", "6", "--rows", "2..4", "-f", "bfile")
+    assert result.stdout.splitlines() == [f"{m} {rows[6][m]}" for m in (2, 3, 4)]
+
+
+def test_a_range_of_pieces_prints_a348129_s_row_and_its_sum_is_a287227():
+    rows = _rows(oeis("A348129"), 0)
+    sums = oeis("A287227")
+    for n in (6, 8):
+        result = run("count", str(n), "--pieces", f"1..{n}")
+        assert result.exit_code == 0, result.stderr
+        terms = [int(t) for t in result.stdout.split(",")]
+        assert terms == rows[n][1:]
+        assert 1 + sum(terms) == sums[n]  # (T(n, 0) = 1: the empty board)
+    lines = run("count", "5", "--pieces", "1..3", "--json").stdout.splitlines()
+    assert [json.loads(line)["pieces"] for line in lines] == [1, 2, 3]
+
+
+def test_tables_of_one_board_refuse_in_one_line():
+    for args, said in (
+        (["8", "--pieces", "0..3"], "a range of --pieces starts at 1"),
+        (["6..7", "--pieces", "1..2"], "a table varies one thing"),
+        (["6", "--pieces", "1..2", "--rows", "2..3"], "a table varies one thing"),
+        (["6", "--rows", "1..3", "--checkpoint", "x.json"], "a range counts each board in one run"),
+        (["6", "--pieces", "1..40"], "is more than the 36 free squares can hold"),
+        (["8", "--profile", "--unique"], "--profile counts nodes in one search"),
+        (["8", "--profile", "-b", "cpsat"], "does not answer profile (those that do: bitmask)"),
+        (["6", "--pieces", "6", "--profile"], "a profile is of the search that places a piece a row"),
+    ):
+        result = run("count", *args)
+        assert result.exit_code == 2, (args, result.stdout)
+        assert said in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    result = run("solve", "6", "--pieces", "1..3")
+    assert result.exit_code == 2 and "a range A..B is count's" in result.stderr
+
+
+def test_a_profile_stops_at_its_limit_and_says_it_is_unknown():
+    result = run("count", "20", "--profile", "--time-limit", "0.3")
+    assert result.exit_code == 3 and result.stdout == ""
+    assert "a profile is whole or unknown" in result.stderr
