@@ -60,6 +60,42 @@ def test_rooks_closed_forms(n: int):
     assert (fewest.value, fewest.count) == (n, 2 * n**n - factorial(n))
 
 
+#: OEIS A006075 (the domination number of the n x n knight graph), n = 1..
+A006075 = [1, 4, 4, 4, 5, 8, 10, 12, 14, 16]
+#: OEIS A018807 (n^2 nonattacking kings on a 2n x 2n board), n = 1..
+A018807 = [4, 79, 3600, 281571]
+
+
+@pytest.mark.parametrize("n", range(2, 9))
+def test_bishops_kings_and_knights_closed_forms(n: int):
+    """Placed anywhere, any piece: bishops 2n - 2 at most in 2^n ways, and n to cover; kings
+    ceil(n/2)^2 at most (on an even board in A018807's ways; on an odd one, one way), and
+    ceil(n/3)^2 to cover; knights ceil(n^2/2) at most from n = 3 (on an even board from 6, two ways: the
+    squares of one colour), and A006075 to cover."""
+    ours = bitmask()
+    bishops = ours.optimum(Problem(n, "bishop"), "max", count=True)
+    assert (bishops.value, bishops.count) == (2 * n - 2, 2**n)
+    assert ours.optimum(Problem(n, "bishop"), "dominate").value == n
+    kings = ours.optimum(Problem(n, "king"), "max", count=True)
+    assert kings.value == ((n + 1) // 2) ** 2
+    assert kings.count == (A018807[n // 2 - 1] if n % 2 == 0 else 1)
+    assert ours.optimum(Problem(n, "king"), "dominate").value == ((n + 2) // 3) ** 2
+    knights = ours.optimum(Problem(n, "knight"), "max", count=True)
+    assert knights.value == ((n * n + 1) // 2 if n > 2 else 4)  # (on 2 x 2 no knight reaches another)
+    if n % 2 == 0 and n >= 6:
+        assert knights.count == 2
+    assert ours.optimum(Problem(n, "knight"), "dominate").value == A006075[n - 1]
+
+
+def test_a_piece_that_rides_no_row_stands_anywhere_and_nowhere_else():
+    """One piece a row and a column needs the rook's lines; pieces anywhere take any piece,
+    on every backend that models them (A018807: 9 kings on 6 x 6 in 3,600 ways)."""
+    for name in ("bitmask", "cpsat", "sat", "clingo"):
+        with pytest.raises(UnsupportedProblem, match="a bishop does not ride rows and columns"):
+            get_backend(name).count(Problem(8, "bishop"))
+        assert get_backend(name).count(Problem(6, "king", pieces=9)).count == A018807[2]
+
+
 # -- a brute force over every set of squares -------------------------------------------------------
 
 
@@ -95,8 +131,9 @@ def brute(p: Problem, task: str, independent: bool = False) -> tuple[int | None,
 
 def boards() -> st.SearchStrategy[Problem]:
     """Small boards with walls, holes, pre-placed pieces, a torus or rectangles, and several
-    pieces: test_walls' draw, one piece a row (what max and dominate then place anywhere)."""
-    return problems(anywhere=False)
+    pieces (bishops, kings, knights among them): test_walls' draw, one piece a row (what max
+    and dominate then place anywhere)."""
+    return problems(anywhere=False, any_piece=True)
 
 
 def _answer(name: str, p: Problem, task: str, independent: bool = False) -> tuple[int | None, int]:

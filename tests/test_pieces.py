@@ -91,7 +91,6 @@ def test_names_and_betza_notation_read_as_fairy_chess_has_them():
 @pytest.mark.parametrize(
     "text, says",
     [
-        ("N", "at least like a rook"),
         ("RX", "no Betza letter"),
         ("fR", "modifiers"),
         ("", "a name or Betza"),

@@ -20,8 +20,8 @@ def test_board_size_is_validated(n):
 
 
 def test_unknown_piece():
-    with pytest.raises(UnknownPiece, match="bishop"):
-        Problem(8, "bishop")
+    with pytest.raises(UnknownPiece, match="archbishop"):
+        Problem(8, "archbishop")
 
 
 @pytest.mark.parametrize("kind", ["blocked", "fixed"])

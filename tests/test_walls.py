@@ -72,10 +72,14 @@ def brute_layouts(p: Problem) -> set[tuple[int, ...]]:
 # -- random problems -----------------------------------------------------------------------------
 
 PIECES = ("queen", "rook", "RF", "RN", "QN", "RNN", "RC")
+#: Pieces that do not ride rows and columns: placed anywhere only (K pieces, max, dominate).
+ANY_PIECES = ("bishop", "king", "knight", "NN", "BN", "WD")
 
 
 @st.composite
-def problems(draw: st.DrawFn, anywhere: bool) -> Problem:
+def problems(draw: st.DrawFn, anywhere: bool, any_piece: bool = False) -> Problem:
+    """A small board; with `anywhere`, pieces (and pawns) placed anywhere; with `anywhere` or
+    `any_piece` (the optimisations place them anywhere), pieces that are no rook too."""
     n = draw(st.integers(2, 4))
     m = draw(st.integers(1, n)) if draw(st.booleans()) else n
     squares = [(r, c) for r in range(m) for c in range(n)]
@@ -89,7 +93,7 @@ def problems(draw: st.DrawFn, anywhere: bool) -> Problem:
     pawns = draw(st.integers(0, min(2, free - pieces))) if pieces else 0
     return Problem(
         n,
-        draw(st.sampled_from(PIECES)),
+        draw(st.sampled_from(PIECES + ANY_PIECES if pieces or any_piece else PIECES)),
         rows=m,
         torus=draw(st.booleans()),
         walls=walls,

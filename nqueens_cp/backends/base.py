@@ -534,6 +534,12 @@ class Backend:
             raise ValueError(f"unknown task {task!r} (known: {', '.join(TASKS)})") from None
         if task not in self.capabilities.tasks:
             raise UnsupportedProblem(f"backend {self.name!r} does not answer {task}{answered_by(task)}")
+        if not (problem.rule.rook or problem.anywhere or task in OPTIMUM_TASKS):
+            raise UnsupportedProblem(
+                f"a {problem.piece} does not ride rows and columns, as one piece a row and a column must: add "
+                "the rook's moves ('R' + the rest in Betza's notation), or place pieces anywhere (--pieces K; "
+                "max and dominate take any piece)"
+            )
         lacking = self.missing()
         if lacking:
             raise BackendError(lacking)

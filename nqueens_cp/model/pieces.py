@@ -6,10 +6,12 @@ A piece is a set of moves, as fairy chess describes them:
   the bishop (1, 1), the nightrider (1, 2));
 - lines: a slide along exactly +-(dr, dc), one direction pair only (the anti-diagonals alone
   are the line (1, -1)).
-The puzzles here put one piece in every row and column, so every piece rides (0, 1) like a
-rook, and adds moves. Two pieces attack each other when one reaches the other's square by a
-move, whatever stands between: with one piece per row, pieces on one line always include a pair
-with nothing between them.
+The placement puzzle puts one piece in every row and column, so its piece rides (0, 1) like a
+rook, and adds moves (`Piece.rook`; the backends refuse any other for it). Pieces placed
+anywhere (K queens on a board, the most pieces, the fewest that cover) may be any piece: the
+bishop, the king, the knight. Two pieces attack each other when one reaches the other's square
+by a move, whatever stands between: with one piece per row, pieces on one line always include a
+pair with nothing between them (walls and pawns, where they stand, cut lines).
 
 On the command line a piece is a name (queen, rook, superqueen, amazon, empress...) or Betza's
 notation: atoms W F D N A H C Z G, compounds K (WF), R (WW), B (FF), Q (RB); a doubled atom
@@ -54,9 +56,15 @@ NAMES: dict[str, str] = {
     "empress": "RN",
     "chancellor": "RN",
     "marshall": "RN",
+    "bishop": "B",
+    "king": "K",
+    "knight": "N",
+    "nightrider": "NN",
 }
-#: The pieces known by name, under the name their canonical text prints as.
+#: The pieces our compiled row searches know, under the name their canonical text prints as.
 BUILT_IN = {"Q": "queen", "R": "rook", "QN": "superqueen"}
+#: Every piece whose canonical text prints as a name: those, and pieces placed anywhere.
+SHOWN_AS = {**BUILT_IN, "B": "bishop", "K": "king", "N": "knight", "NN": "nightrider"}
 
 ROOK: Move = (0, 1)
 
@@ -116,15 +124,12 @@ class Piece:
             return out
 
         ride = {canonical(m) for m in moves("rider", riders)}
-        if ROOK not in ride:
-            raise PieceError(
-                "a piece here moves at least like a rook (one per row and column): add the rook's "
-                "moves, e.g. 'R' + the rest in Betza's notation ('RN' for the knight's moves)"
-            )
         leap = {canonical(m) for m in moves("leaper", leapers)}
         leap = {m for m in leap if not any(_on(m, r) for r in ride)}
         one_way = {oriented(m) for m in moves("line", lines)}
         one_way = {m for m in one_way if not any(_on(m, r) for r in ride)}
+        if not (ride or leap or one_way):
+            raise PieceError("a piece needs a move: a leap, a ride or a line")
         return Piece(frozenset(leap), frozenset(ride), frozenset(one_way), label)
 
     # -- what it is ------------------------------------------------------------------------
@@ -133,18 +138,28 @@ class Piece:
     def text(self) -> str:
         """The canonical text: a built-in name, or Betza's notation (with the extensions)."""
         notation = self.notation
-        return BUILT_IN.get(notation, notation)
+        return SHOWN_AS.get(notation, notation)
 
     @property
     def notation(self) -> str:
-        queen = (1, 1) in self.riders
-        parts = ["Q" if queen else "R"]
-        for move in sorted(self.riders - {ROOK, (1, 1)} if queen else self.riders - {ROOK}, key=_order):
+        rook, bishop = ROOK in self.riders, (1, 1) in self.riders
+        parts = ["Q" if rook and bishop else "R" if rook else "B" if bishop else ""]
+        for move in sorted(self.riders - {ROOK, (1, 1)}, key=_order):
             parts.append(LETTER[move] * 2 if move in LETTER else f"[{move[0]},{move[1]}]+")
-        for move in sorted(self.leapers, key=_order):
+        leaps = set(self.leapers)
+        if {ROOK, (1, 1)} <= leaps:  # the king's two leaps, one letter
+            parts.append("K")
+            leaps -= {ROOK, (1, 1)}
+        for move in sorted(leaps, key=_order):
             parts.append(LETTER.get(move, f"[{move[0]},{move[1]}]"))
         parts += [f"line({dr},{dc})" for dr, dc in sorted(self.lines)]
         return "".join(parts)
+
+    @property
+    def rook(self) -> bool:
+        """It rides rows and columns, as every piece of the placement puzzle must (one a row
+        and a column); any piece may stand anywhere."""
+        return ROOK in self.riders
 
     @property
     def diagonals(self) -> bool:
@@ -190,8 +205,21 @@ class Piece:
         """Whether pieces on squares a and b of a board of n columns (and `rows` rows, n by
         default) attack each other (a != b)."""
         dr, dc = b[0] - a[0], b[1] - a[1]
-        if dr == 0 or dc == 0:
+        if (dr == 0 or dc == 0) and self.rook:
             return True
+        if dr == 0 or dc == 0:  # (along a row or a column, the other moves' multiples)
+            shape = (n if rows is None else rows, n)
+            moves = [(images(m), True) for m in self.riders] + [(images(m), False) for m in self.leapers]
+            moves += [(frozenset({m, (-m[0], -m[1])}), True) for m in self.lines]
+            if torus:  # a step reaches (dr, dc) mod the board; a row's steps (a = 0) too
+                m_, n_ = shape
+                return any(
+                    ((k * x - dr) % m_, (k * y - dc) % n_) == (0, 0)
+                    for steps, ride in moves
+                    for x, y in steps
+                    for k in range(1, (m_ * n_ if ride else 1) + 1)
+                )
+            return any(_reaching(dr, dc, steps, shape, torus, ride) is not None for steps, ride in moves)
         return dc in self.offsets(dr, n, torus, rows)
 
     def move_between(self, dr: int, dc: int, n: int, torus: bool, rows: int | None = None) -> str:

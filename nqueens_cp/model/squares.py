@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .pieces import slide_directions
+from .pieces import images
 from .problem import Problem, Square
 
 
@@ -108,8 +108,7 @@ def squares_model(problem: Problem) -> SquaresModel:
     groups: set[tuple[int, ...]] = set()
     apart: set[tuple[int, int]] = set()
     separated: list[tuple[int, int, tuple[int, ...]]] = []
-    steps = [(1, 0), *slide_directions(problem.rule)] + ([(0, 1)] if problem.anywhere else [])
-    for step in steps:
+    for step in _line_steps(problem):
         for whole in _lines(problem, step):
             cycle = problem.torus and len(whole) > 1 and _wraps(problem, whole, step)
             for seg, round_ in _segments(problem, whole, cycle):
@@ -119,21 +118,13 @@ def squares_model(problem: Problem) -> SquaresModel:
                         groups.add(group)
                     continue
                 _separate(seg, round_, index, pawn_of, apart, separated)
-    for r in range(m):
-        for dr in range(1, m - r if not problem.torus else m):
-            r2 = r + dr
-            if r2 >= m and not problem.torus:
-                break
-            for dc in problem.rule.leap_offsets(dr, n, problem.torus, m):
-                for c in range(n):
-                    c2 = c + dc
-                    if problem.torus:
-                        c2 %= n
-                    elif not 0 <= c2 < n:
-                        continue
-                    one, two = index.get((r, c)), index.get((r2 % m, c2))
-                    if one is not None and two is not None and one != two:
-                        apart.add((min(one, two), max(one, two)))
+    leaps = {image for move in problem.rule.leapers for image in images(move)}
+    for (r, c), one in index.items():
+        for a, b in leaps:
+            there = ((r + a) % m, (c + b) % n) if problem.torus else (r + a, c + b)
+            two = index.get(there)
+            if two is not None and one != two:
+                apart.add((min(one, two), max(one, two)))
     fixed = tuple(index[sq] for sq in problem.fixed if sq in index)
     if problem.anywhere:
         rows = ()
@@ -160,6 +151,18 @@ def squares_model(problem: Problem) -> SquaresModel:
         problem.pawns,
         tuple(separated),
     )
+
+
+def _line_steps(problem: Problem) -> list[tuple[int, int]]:
+    """The lines' directions, each line once: the riders' images and the one-way lines with
+    a > 0, or a = 0 and b > 0 (along rows: only where pieces stand anywhere, the rows of the
+    placement being its exactly-one groups); with one piece a row, columns whatever the piece."""
+    out = {image for move in problem.rule.riders for image in images(move)}
+    out |= {d for dr, dc in problem.rule.lines for d in ((dr, dc), (-dr, -dc))}
+    ahead = {(a, b) for a, b in out if a > 0 or (a == 0 and b > 0)}
+    if not problem.anywhere:
+        ahead = {(a, b) for a, b in ahead if a > 0} | {(1, 0)}
+    return sorted(ahead)
 
 
 def _wraps(problem: Problem, line: list[Square], step: tuple[int, int]) -> bool:

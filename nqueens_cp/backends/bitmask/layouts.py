@@ -88,20 +88,31 @@ def attack_table(problem: Problem, pawns: tuple[Square, ...]) -> np.ndarray:
 
 
 def caps(problem: Problem, pawns: tuple[Square, ...]) -> np.ndarray:
-    """The most pieces each row can hold: one a row, or its runs of squares between walls and
-    pawns that hold a free square (a row is a line of every piece here)."""
+    """The most pieces each row can hold: one a row; for a piece that rides rows, the row's
+    runs of squares between walls and pawns that hold a free square; for one that steps one
+    square along them (the king), half of each run of free squares side by side, rounded up;
+    for any other, its free squares."""
     if not problem.anywhere:
         return np.ones(problem.rows, np.int64)
-    stops, shut = set(problem.walls) | set(pawns), closed(problem) | set(pawns)
-    out = np.zeros(problem.rows, np.int64)
-    for r in range(problem.rows):
-        run = False
-        for c in range(problem.n):
+    m, n = problem.rows, problem.n
+    shut = closed(problem) | set(pawns)
+    stops = set(problem.walls) | set(pawns) if problem.rule.rook else shut
+    stepping = not problem.rule.rook and (0, 1) in problem.rule.leapers and not problem.torus
+    out = np.zeros(m, np.int64)
+    for r in range(m):
+        runs, run = [], 0
+        for c in range(n):
             if (r, c) in stops:
-                run = False
-            elif (r, c) not in shut and not run:
-                out[r] += 1
-                run = True
+                runs, run = [*runs, run], 0
+            elif (r, c) not in shut:
+                run += 1
+        runs.append(run)
+        if problem.rule.rook:
+            out[r] = sum(1 for k in runs if k)
+        elif stepping:
+            out[r] = sum((k + 1) // 2 for k in runs)
+        else:
+            out[r] = sum(runs)
     return out
 
 

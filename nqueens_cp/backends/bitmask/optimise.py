@@ -1,10 +1,11 @@
 """The most pieces and the fewest that cover, by our engine: exact searches with bounds.
 
 - **The most pieces** (`maximum`): a placement found greedily is the first lower bound; then K
-  from an upper bound down (each row, and each column, holds at most one piece a segment between
-  walls), each K searched by the layouts search (`layouts`) for one placement of K pieces
-  anywhere: the first K that has one is the optimum, every K above it proved to have none. The
-  maximum placements are then counted as any count of pieces anywhere is (work items).
+  from an upper bound down (each clique of squares that attack each other holds at most one
+  piece; a rook's rows and columns at most one a segment between walls), each K searched by
+  the layouts search (`layouts`) for one placement of K pieces anywhere: the first K that has
+  one is the optimum, every K above it proved to have none. The maximum placements are then
+  counted as any count of pieces anywhere is (work items).
 - **The fewest that cover** (`fewest`): a dominating set found greedily is the first upper
   bound; then k from the pre-placed pieces up, each searched by `kernels.cover` for a set of k
   pieces: the first k that has one is the optimum, every k below it proved to have none; the
@@ -55,15 +56,37 @@ def _segments(problem: Problem, squares: list[list[Square]]) -> int:
     return total
 
 
+def _cliques(problem: Problem) -> int:
+    """The squares covered by cliques (sets of squares every two of which attack each other:
+    each holds at most one piece), made greedily in row order: the king's 2 x 2 blocks, the
+    bishop's diagonals, the knight's pairs a leap apart."""
+    p = anywhere(problem, 1)
+    shut = layouts.closed(problem)
+    free = [(r, c) for r in range(problem.rows) for c in range(problem.n) if (r, c) not in shut]
+    reach = {sq: p._reach(sq) for sq in free}
+    left, cliques = set(free), 0
+    for sq in free:
+        if sq not in left:
+            continue
+        clique = [sq]
+        for other in sorted(reach[sq] & left):
+            if all(other in reach[member] for member in clique):
+                clique.append(other)
+        left -= set(clique)
+        cliques += 1
+    return cliques
+
+
 def upper_bound(problem: Problem) -> int:
-    """At most one piece a segment of each row, and of each column (every piece rides both)."""
+    """At most one piece a clique of squares (`_cliques`); for a piece that rides rows and
+    columns, at most one a segment of each row, and of each column, too."""
     m, n = problem.rows, problem.n
+    bound = _cliques(problem)
+    if problem.torus or not problem.rule.rook:  # (a wrapped line's runs join across the edge)
+        return bound
     rows = [[(r, c) for c in range(n)] for r in range(m)]
     cols = [[(r, c) for r in range(m)] for c in range(n)]
-    free = m * n - len(layouts.closed(problem))
-    if problem.torus:  # a wrapped line's runs join across the edge: bounded by the free squares alone
-        return free
-    return min(free, _segments(problem, rows), _segments(problem, cols))
+    return min(bound, _segments(problem, rows), _segments(problem, cols))
 
 
 def _greedy_independent(problem: Problem) -> list[Square]:
