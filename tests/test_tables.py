@@ -127,3 +127,19 @@ def test_a_profile_stops_at_its_limit_and_says_it_is_unknown():
     result = run("count", "20", "--profile", "--time-limit", "0.3")
     assert result.exit_code == 3 and result.stdout == ""
     assert "a profile is whole or unknown" in result.stderr
+
+
+def test_the_open_queens_kernel_and_the_attack_table_kernel_agree():
+    """Queens on an open board take the classic search's kernel over half the first row (the
+    mirror's trees are the same shape); every other board the attack table's, over all of it."""
+    import numpy as np
+
+    from nqueens_cp.backends.bitmask.kernels.profile import profile as walk
+    from nqueens_cp.backends.bitmask.profile import tables
+
+    for n, m in ((1, 1), (2, 2), (5, 5), (9, 9), (11, 11), (11, 6), (12, 3)):
+        p = Problem(n, rows=m)
+        attack, free = tables(p)
+        out = np.zeros(m + 1, np.int64)
+        assert walk(m, n, attack, free, np.int64(-1), np.zeros(2, np.int64), out)
+        assert nq.get_backend("bitmask").profile(p) == out.tolist(), (n, m)
