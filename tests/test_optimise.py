@@ -17,7 +17,7 @@ from nqueens_cp.backends import get_backend
 from nqueens_cp.backends.base import Status, UnsupportedProblem
 from nqueens_cp.model.problem import Problem
 
-from .conftest import examples
+from .conftest import examples, oeis
 from .test_walls import _sees, problems
 
 #: OEIS A075458 (the domination number of the n x n queen graph), n = 1..
@@ -99,15 +99,15 @@ def test_a_piece_that_rides_no_row_stands_anywhere_and_nowhere_else():
 # -- a brute force over every set of squares -------------------------------------------------------
 
 
-def brute(p: Problem, task: str, independent: bool = False) -> tuple[int | None, int]:
-    """(the optimum, how many sets reach it) by trying every set of free squares, the sets of
-    each size in turn (the largest first for max)."""
+def brute(p: Problem, task: str, independent: bool = False) -> tuple[int | None, int, int]:
+    """(the optimum, how many sets reach it, in how many symmetry classes) by trying every set
+    of free squares, the sets of each size in turn (the largest first for max)."""
     m, n = p.rows, p.n
     shut = set(p.blocked) | set(p.walls)
     free = [(r, c) for r in range(m) for c in range(n) if (r, c) not in shut]
     walls = set(p.walls)
     if not free:  # nothing to take and nothing to cover: the empty set, once
-        return 0, 1
+        return 0, 1, 1
     line = replace(p, pieces=max(1, len(p.fixed)))
 
     def quiet(s: tuple) -> bool:
@@ -125,8 +125,44 @@ def brute(p: Problem, task: str, independent: bool = False) -> tuple[int | None,
             and (task == "max" or covers(s))
         ]
         if good:
-            return k, len(good)
-    return None, 0
+            return k, len(good), len({_least(p, sets) for sets in good})
+    return None, 0, 0
+
+
+#: The 8 symmetries of an m x n board, written out: (r, c) -> its image (the transposing four
+#: only where m = n).
+IMAGES = {
+    "identity": lambda r, c, m, n: (r, c),
+    "rot90": lambda r, c, m, n: (c, n - 1 - r),
+    "rot180": lambda r, c, m, n: (m - 1 - r, n - 1 - c),
+    "rot270": lambda r, c, m, n: (n - 1 - c, r),
+    "flip-cols": lambda r, c, m, n: (r, n - 1 - c),
+    "flip-rows": lambda r, c, m, n: (m - 1 - r, c),
+    "transpose": lambda r, c, m, n: (c, r),
+    "anti-transpose": lambda r, c, m, n: (n - 1 - c, m - 1 - r),
+}
+
+
+def _least(p: Problem, squares: tuple) -> tuple:
+    """A set's class name: the least of its images under the symmetries that map the board,
+    its piece and its squares onto themselves (found here by trying each on them)."""
+    m, n = p.rows, p.n
+    kept = []
+    for name, f in IMAGES.items():
+        if m != n and name in ("rot90", "rot270", "transpose", "anti-transpose"):
+            continue
+        moved = {key: sorted(f(r, c, m, n) for r, c in getattr(p, key)) for key in ("blocked", "fixed", "walls")}
+        if all(moved[key] == sorted(getattr(p, key)) for key in moved) and _piece_kept(p, f):
+            kept.append(f)
+    return min(tuple(sorted(f(r, c, m, n) for r, c in squares)) for f in kept)
+
+
+def _piece_kept(p: Problem, f) -> bool:
+    """Whether the symmetry maps the piece's moves onto themselves (leaps and rides take all 8
+    images; one-way lines need not): a move's image is f's linear part, f(a, b) - f(0, 0)."""
+    lines = {(a, b) for a, b in p.rule.lines} | {(-a, -b) for a, b in p.rule.lines}
+    o = f(0, 0, 9, 9)
+    return {(f(a, b, 9, 9)[0] - o[0], f(a, b, 9, 9)[1] - o[1]) for a, b in lines} == lines
 
 
 def boards() -> st.SearchStrategy[Problem]:
@@ -144,11 +180,23 @@ def _answer(name: str, p: Problem, task: str, independent: bool = False) -> tupl
     return outcome.value, outcome.count or 0
 
 
+def _brute(p: Problem, task: str, independent: bool = False) -> tuple[int | None, int]:
+    return brute(p, task, independent)[:2]
+
+
 @settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards(), st.sampled_from(["max", "dominate", "independent"]))
 def test_the_engine_matches_the_brute_force(p: Problem, goal: str) -> None:
+    """The optimum, the optimal sets and their symmetry classes."""
     task, independent = ("dominate", True) if goal == "independent" else (goal, False)
-    assert _answer("bitmask", p, task, independent) == brute(p, task, independent)
+    outcome = get_backend("bitmask").optimum(p, task, independent=independent, unique=True)
+    found = (None, 0, 0) if outcome.status is Status.NO_SOLUTION else (outcome.value, outcome.count, outcome.classes)
+    assert found == brute(p, task, independent)
+
+
+def test_minimum_independent_dominating_classes_a002567_to_11():
+    got = [bitmask().optimum(Problem(n), "dominate", independent=True, unique=True).classes for n in range(1, 12)]
+    assert got == oeis("A002567")[:11]
 
 
 def test_a_time_limit_gives_the_best_found_and_the_bound():
@@ -174,7 +222,7 @@ OPTIMISERS = ("cpsat", "sat", "cpmpy", "clingo", "minizinc")
 @given(p=boards(), goal=st.sampled_from(["max", "dominate", "independent"]))
 def test_each_optimiser_matches_the_brute_force(name: str, p: Problem, goal: str) -> None:
     task, independent = ("dominate", True) if goal == "independent" else (goal, False)
-    assert _answer(name, p, task, independent) == brute(p, task, independent)
+    assert _answer(name, p, task, independent) == _brute(p, task, independent)
 
 
 @pytest.mark.long  # (the property test above checks each optimiser on smaller boards)

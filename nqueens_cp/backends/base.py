@@ -105,6 +105,8 @@ class Outcome:
     stats: dict[str, int] = field(default_factory=dict)
     value: int | None = None
     bound: int | None = None
+    #: An optimisation's optimal placements counted by symmetry class, where asked (`unique`).
+    classes: int | None = None
 
     def __post_init__(self) -> None:
         if (self.status is Status.UNKNOWN) != (self.reason is not None):
@@ -281,7 +283,8 @@ class Capabilities:
     force: it searches again every other backend's claim that there is no solution (`claims`).
     `tasks`: the tasks it answers (`Task`), each named: none by default, so a task added to
     `Task` is answered by no backend until one declares it; any other is refused in one line
-    before any run, naming the backends that answer it."""
+    before any run, naming the backends that answer it.
+    `optimum_classes`: it counts an optimisation's optimal placements by symmetry class."""
 
     options: tuple[Option, ...] = ()
     tasks: frozenset[Task] = frozenset()
@@ -293,6 +296,7 @@ class Capabilities:
     max_n: int | None = None
     exports: frozenset[str] = frozenset()
     oracle: bool = False
+    optimum_classes: bool = False
 
     @property
     def names(self) -> frozenset[str]:
@@ -670,13 +674,23 @@ class Backend:
         `group` fixes."""
         raise NotImplementedError(f"backend {self.name!r} declares {plan.task} but does not answer it")
 
-    def optimum(self, problem: Problem, task: Task | str, *, independent: bool = False, count: bool = False) -> Outcome:
+    def optimum(
+        self,
+        problem: Problem,
+        task: Task | str,
+        *,
+        independent: bool = False,
+        count: bool = False,
+        unique: bool = False,
+    ) -> Outcome:
         """The most pieces (`max`) or the fewest that dominate (`dominate`; `independent`: no two
         attacking), placed anywhere, the pre-placed among them: `value` the best found, `bound`
         the bound proved (optimal where they meet; under a time limit, UNKNOWN with both),
         `count` the optimal placements where `count` is asked and the optimum proved. The
         placement is checked by the rules (`Problem.explain`, `Problem.uncovered`), and the
-        bound against the value, before it is returned."""
+        bound against the value, before it is returned. `unique` adds `classes`, the optimal
+        placements counted by symmetry class (with their count), where the backend counts them
+        (`capabilities.optimum_classes`)."""
         task = Task(task)
         if task not in (Task.MAX, Task.DOMINATE):
             raise ValueError(f"optimum answers max and dominate, not {task}")
@@ -685,13 +699,28 @@ class Backend:
         if independent and task == Task.MAX:
             raise UnsupportedProblem("max places pieces no two of which attack already: --independent is dominate's")
         plan = self.plan(problem, task)
+        if unique and not self.capabilities.optimum_classes:
+            raise UnsupportedProblem(
+                f"{self.name}: --unique (the optimal placements by symmetry class) is not counted by this backend"
+                " (`nqueens backends` says which do)"
+            )
         if set(problem.fixed) & set(problem.blocked):  # a pre-placed piece where none may stand
             return Outcome(status=Status.NO_SOLUTION, count=0)
         if problem.rows * problem.n == len(set(problem.blocked) | set(problem.walls)):  # no square to take
-            return Outcome(status=Status.SOLVED, value=0, bound=0, solution=(), count=1 if count else None)
-        outcome = self._optimum(problem, plan, independent, count)
+            once, classes = 1 if count or unique else None, 1 if unique else None
+            return Outcome(status=Status.SOLVED, value=0, bound=0, solution=(), count=once, classes=classes)
+        outcome = self._optimum(problem, plan, independent, count or unique)
         self._check_optimum(problem, task, independent, outcome)
+        if unique and outcome.count is not None and outcome.status is Status.SOLVED:
+            from dataclasses import replace as replaced
+
+            outcome = replaced(outcome, classes=self._optimum_classes(problem, plan, independent, outcome))
         return outcome
+
+    def _optimum_classes(self, problem: Problem, plan: Plan, independent: bool, outcome: Outcome) -> int | None:
+        """Required with `capabilities.optimum_classes`: the optimal placements of `outcome` (its
+        value proved, its count made) counted by symmetry class; None where a stop came first."""
+        raise NotImplementedError(f"backend {self.name!r} declares optimum classes but does not count them")
 
     def _optimum(self, problem: Problem, plan: Plan, independent: bool, count: bool) -> Outcome:
         """Required with `Task.MAX` or `Task.DOMINATE` in `capabilities.tasks`."""

@@ -30,6 +30,9 @@ from .options import (
 from .output import echo, no_solution, prepare, record
 
 CountOpt = Annotated[bool, typer.Option("--count", help="Count the optimal placements too (a second search).")]
+UniqueOpt = Annotated[
+    bool, typer.Option("--unique", help="Count the optimal placements by symmetry class too (with --count's count).")
+]
 
 
 @app.command("max")
@@ -39,6 +42,7 @@ def max_(
     n: NArg = None,
     backend: BackendOpt = DEFAULT_BACKEND,
     count: CountOpt = False,
+    unique: UniqueOpt = False,
     as_json: JsonOpt = False,
     spec: ProblemSpec = PROBLEM,
     time_limit: TimeOpt = None,
@@ -48,7 +52,7 @@ def max_(
 ) -> None:
     """The most pieces, placed anywhere, no two attacking (walls, holes and pre-placed pieces
     too): the value, "optimal" or the best found and its bound (exit 3), a board."""
-    _optimum(Task.MAX, n, backend, count, False, as_json, spec, time_limit, workers, solver, verbose)
+    _optimum(Task.MAX, n, backend, count, unique, False, as_json, spec, time_limit, workers, solver, verbose)
 
 
 @app.command()
@@ -61,6 +65,7 @@ def dominate(
         bool, typer.Option("--independent", help="No two of the pieces attack each other (independent domination).")
     ] = False,
     count: CountOpt = False,
+    unique: UniqueOpt = False,
     as_json: JsonOpt = False,
     spec: ProblemSpec = PROBLEM,
     time_limit: TimeOpt = None,
@@ -71,7 +76,7 @@ def dominate(
     """The fewest pieces that occupy or attack every free square (blocked squares and walls need
     no cover; lines pass blocked squares and stop at walls): the value, "optimal" or the best
     found and its bound (exit 3), a board."""
-    _optimum(Task.DOMINATE, n, backend, count, independent, as_json, spec, time_limit, workers, solver, verbose)
+    _optimum(Task.DOMINATE, n, backend, count, unique, independent, as_json, spec, time_limit, workers, solver, verbose)
 
 
 def _optimum(
@@ -79,6 +84,7 @@ def _optimum(
     n: str | None,
     backend: str,
     count: bool,
+    unique: bool,
     independent: bool,
     as_json: bool,
     spec: ProblemSpec,
@@ -90,11 +96,13 @@ def _optimum(
     p = spec.problem(n)
     start = time.perf_counter()
     b, plan = prepare(p, backend, task, verbose, time_limit=time_limit, workers=workers, **solver)
-    outcome = b.optimum(p, task, independent=independent, count=count)
+    outcome = b.optimum(p, task, independent=independent, count=count, unique=unique)
     placed = replace(p, pieces=max(1, outcome.value or 0))
     if as_json:
         rec = record(p, b, plan, outcome, start) | ({"independent": independent} if task == Task.DOMINATE else {})
         rec["count"] = outcome.count
+        if unique:
+            rec["classes"] = outcome.classes
         rec["solution"] = None if outcome.solution is None else placed.shown(outcome.solution)
         echo(json.dumps(rec))
     elif outcome.status is Status.NO_SOLUTION:
@@ -118,4 +126,6 @@ def _said(task: Task, outcome: Outcome) -> str:
         return f"{best}, bound {outcome.bound} ({side} {outcome.bound})"
     what = "maximum placement" if task == Task.MAX else "minimum set"
     counted = "" if outcome.count is None else f", {plural(outcome.count, what)}"
+    if outcome.classes is not None:
+        counted += f" in {outcome.classes:,} symmetry class" + ("" if outcome.classes == 1 else "es")
     return f"{outcome.value} (optimal){counted}"

@@ -145,6 +145,35 @@ def _product(a: str, b: str) -> str:
     return next(name for name in NAMES if _permutation(name, n) == composed)
 
 
+def set_classes(problem: Problem, sets: np.ndarray) -> dict[int, int]:
+    """{orbit size: classes} of `sets` (a set of squares a row, each r * n + c; every image of
+    each among the rows) under the problem's symmetries: each row's images sorted, the least
+    (in lexicographic order) its class's name, the distinct images its class's size."""
+    import numpy as np
+
+    group = problem_symmetries(problem)
+    n, m = problem.n, problem.rows
+    if sets.shape[0] == 0:
+        return {}
+    images = []
+    for g in group:
+        to = np.array([image_square(g, n, r, c, m) for r in range(m) for c in range(n)], np.int64)
+        images.append(np.sort((to[:, 0] * n + to[:, 1])[sets], axis=1))
+    least = images[0].copy()
+    rows = np.arange(sets.shape[0])
+    for img in images[1:]:
+        differ = img != least
+        first = differ.argmax(axis=1)
+        smaller = differ.any(axis=1) & (img[rows, first] < least[rows, first])
+        least[smaller] = img[smaller]
+    _, members = np.unique(least, axis=0, return_index=True)
+    out: dict[int, int] = {}
+    for i in members.tolist():
+        size = len({tuple(img[i].tolist()) for img in images})
+        out[size] = out.get(size, 0) + 1
+    return out
+
+
 def generated(symmetry: str) -> frozenset[str]:
     """The subgroup `symmetry` generates (its powers): what a solution it maps onto itself is
     mapped onto itself by."""

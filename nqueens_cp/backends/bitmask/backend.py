@@ -79,6 +79,11 @@ MEMORY = Option(
 MIN_MEMORY = 64 << 20
 
 
+#: The most squares the minimum dominating sets may take in all, held to count their classes
+#: (8 bytes each: 400 MB).
+MAX_SETS_HELD = 50_000_000
+
+
 class BitmaskBackend(Backend):
     """Options: `workers`, the processes a count may use (default: every core from n = 13);
     `progress`, a callback (done, total) over a count's sub-problems; `time_limit` in seconds;
@@ -95,6 +100,7 @@ class BitmaskBackend(Backend):
         own_count=True,
         repeat_free=True,
         oracle=True,
+        optimum_classes=True,
     )
 
     @classmethod
@@ -301,6 +307,31 @@ class BitmaskBackend(Backend):
             return Outcome(status=Status.SOLVED, count=found.count, **said)
         reason = Reason.TIME_LIMIT if deadline.expired() else Reason.INTERRUPTED
         return Outcome(status=Status.UNKNOWN, reason=reason, **said)
+
+    def _optimum_classes(self, problem: Problem, plan: Plan, independent: bool, outcome: Outcome) -> int | None:
+        """The maximum placements by class: the classes of a count of that many pieces anywhere
+        (Burnside, `layouts.fixed_count`); the minimum sets by class: every set written out
+        (`optimise.minimum_sets`, its size checked first) and named by its least image."""
+        from ...model.symmetry import set_classes
+        from . import optimise
+
+        assert outcome.value is not None and outcome.count is not None
+        try:
+            if plan.task == Task.MAX:
+                return self.count_classes(optimise.anywhere(problem, outcome.value)).unique
+            entries = outcome.count * max(1, outcome.value)
+            if entries > MAX_SETS_HELD:
+                raise UnsupportedProblem(
+                    f"bitmask: the {outcome.count:,} minimum sets are too many to hold for their classes "
+                    f"(at most {MAX_SETS_HELD:,} squares in all)"
+                )
+            sets = optimise.minimum_sets(problem, self.deadline(), independent, outcome.value, outcome.count)
+        except Unknown:
+            return None
+        by_size = set_classes(problem, sets)
+        if sum(size * k for size, k in by_size.items()) != outcome.count:
+            raise BackendError("internal error: the minimum sets' classes do not add up to their count")
+        return sum(by_size.values())
 
     # -- symmetry classes and partitions ---------------------------------------------------
 

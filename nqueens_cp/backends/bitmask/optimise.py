@@ -204,12 +204,12 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool)
     top = problem.rows * n - len(layouts.closed(problem))
     with watched(deadline) as stop:
         for k in range(fixed, (best.value if best.value is not None else top) + 1):
-            out = np.full(max(1, k - fixed), -1, np.int64)
+            out = np.full((1, max(1, k - fixed)), -1, np.int64)
             got = search(n, cover, attack, last, need, allow, k - fixed, independent, spill, most, True, stop, out)
             if stop[0]:
                 return best
             if got:
-                placed = [*problem.fixed, *(divmod(int(s), n) for s in out if s >= 0)]
+                placed = [*problem.fixed, *(divmod(int(s), n) for s in out[0] if s >= 0)]
                 best.value, best.solution = len(placed), problem.placed(placed)
                 best.bound = best.value
                 break
@@ -217,9 +217,27 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool)
         if best.value is None:  # no dominating set at all (independence can leave none)
             return None
         if count and best.bound == best.value:
-            out = np.full(1, -1, np.int64)
             k = best.value - fixed
+            out = np.zeros((0, max(1, k)), np.int64)
             best.count = int(search(n, cover, attack, last, need, allow, k, independent, spill, most, False, stop, out))
             if stop[0]:
                 best.count = None
     return best
+
+
+def minimum_sets(problem: Problem, deadline: Deadline, independent: bool, value: int, count: int) -> np.ndarray:
+    """Every set of `value` pieces that dominates (the `count` of them `fewest` found), a row
+    each: the pre-placed pieces' squares then the others', r * n + c. Raises Unknown at a stop."""
+    from .kernels.cover import lasts, search
+
+    n, fixed = problem.n, len(problem.fixed)
+    t = _tables(problem, independent)
+    assert t is not None  # (`fewest` found sets)
+    cover, attack, need, allow, spill, most = t
+    k = value - fixed
+    out = np.full((count, max(1, k)), -1, np.int64)
+    with watched(deadline) as stop:
+        search(n, cover, attack, lasts(n, cover, allow), need, allow, k, independent, spill, most, False, stop, out)
+    deadline.check(None)
+    given = np.array([r * n + c for r, c in problem.fixed], np.int64)
+    return np.hstack([np.tile(given, (count, 1)), out[:, :k]])

@@ -10,7 +10,8 @@ stand in), so there can be no more such rows than pieces left; and the pieces le
 what is uncovered, at most `most` squares each. With `independent`, a piece may not stand on a
 square an earlier one attacks (`allow` narrows as pieces are placed).
 
-The search stops at the first set (`first`) or counts them all; it stops early at stop[FLAG]
+The search stops at the first set (`first`), counts them all (an `out` of no rows), or writes
+them all (a set a row of `out`, as many rows as the count said); it stops early at stop[FLAG]
 and adds its placements to stop[NODES]. tests/test_optimise.py holds it to OEIS A075458,
 A075324, A002564 and a brute force.
 """
@@ -53,8 +54,8 @@ def _hopeless(unc, left, spill, most):
 def search(n, cover, attack, last, need, allow0, k, independent, spill, most, first, stop, out):
     """The sets of at most `k` pieces (on squares `allow0` permits) that cover `need` (a row of
     bits a board row) with their last piece in square order and not before, each once (every
-    set of the fewest pieces that cover is one): the number found, or with `first` 1 at most,
-    its squares r * n + c in `out` (-1 after them)."""
+    set of the fewest pieces that cover is one): the number found, each written as a row of
+    `out` (its squares r * n + c, -1 after them) while rows are left; with `first`, 1 at most."""
     m = need.shape[0]
     unc = np.zeros((k + 1, m), np.uint64)
     allow = np.zeros((k + 1, m), np.uint64)
@@ -89,12 +90,13 @@ def search(n, cover, attack, last, need, allow0, k, independent, spill, most, fi
             unc[d + 1, rr] = unc[d, rr] & ~cover[s, rr]
         ur, uc = _first(unc[d + 1])
         if ur < 0:
-            found += 1
-            if first:
+            if found < out.shape[0]:  # (a row for each set written: the first, or all)
                 for i in range(d + 1):
-                    out[i] = chosen[i]
-                for i in range(d + 1, out.shape[0]):
-                    out[i] = -1
+                    out[found, i] = chosen[i]
+                for i in range(d + 1, out.shape[1]):
+                    out[found, i] = -1
+            found += 1
+            if first or found == out.shape[0]:
                 break
             continue
         if left == 0 or _hopeless(unc[d + 1], left, spill, most):
