@@ -161,6 +161,23 @@ def test_counts_over_a_range_agree_with_oeis(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.timeout(120)
+def test_the_optimisations_compare_side_by_side_and_agree_with_oeis():
+    """max and dominate: each backend's optimum proved, cross-checked (queens: n at most from 4;
+    A075458 to cover); a backend that does not answer the task is marked so, not run."""
+    for task, expected in (("max", {4: 4, 5: 5, 6: 6}), ("dominate", {4: 2, 5: 3, 6: 3})):
+        r = run("compare", "--n", "4..6", "--backends", "bitmask,cpsat,sat", "--task", task, "--json", "--jobs", 2)
+        assert r.exit_code == 0, r.output
+        rows = [json.loads(x) for x in r.stdout.splitlines()[:-1]]
+        assert len(rows) == 9 and all(x["check"] == "ok" for x in rows), rows
+        assert {(x["n"], x["answer"]) for x in rows} == set(expected.items())
+    r = run("compare", "--n", "5", "--backends", "bitmask,constraint", "--task", "max", "--json")
+    rows = [json.loads(x) for x in r.stdout.splitlines()[:-1]]
+    assert r.exit_code == 0 and [x["status"] for x in rows] == ["solved", "unsupported"]
+    assert "does not answer max" in rows[1]["reason"]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
 def test_first_over_folders_and_globs_checks_every_answer(tmp_path):
     both = ["--backends", "bitmask,cpsat", "--task", "first", "--json"]
     r = run("compare", "--model", MODELS, "--model", str(MODELS / "*.param"), *both)

@@ -21,7 +21,7 @@ from ..backends.warm import algorithm, warm_board
 from ..model.fields import SQUARE_FIELDS
 from ..model.problem import Problem
 
-TASKS = ("first", "count", "solve")
+TASKS = ("first", "count", "solve", "max", "dominate")
 
 _warmed: set[tuple] = set()
 
@@ -88,6 +88,9 @@ def execute(b: Backend, task: str, p: Problem) -> dict[str, Any]:
         out["answer"] = outcome.count
     elif task == "solve":
         outcome = _solve(b, p, out)
+    elif task in ("max", "dominate"):  # the optimum proved (its placement checked by `optimum`)
+        outcome = b.optimum(p, task)
+        out["answer"] = outcome.value
     else:
         raise ValueError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
     out["status"] = outcome.status.value

@@ -47,7 +47,12 @@ def compare(
         "name the others to include them)."
     ) = None,
     task: Annotated[
-        str, typer.Option("--task", help="first (decide: find one), count, or solve (enumerate every solution).")
+        str,
+        typer.Option(
+            "--task",
+            help="first (decide: find one), count, solve (enumerate every solution), or max / dominate (the most "
+            "pieces, the fewest that cover, proved).",
+        ),
     ] = "count",
     piece: PieceOpt = None,
     torus: TorusOpt = None,
@@ -86,6 +91,7 @@ def compare(
     from ..bench.plots import PLOT_SUFFIXES, pyplot
     from ..bench.report import RUNS_SHOWN, Live, page_order, runs_table, summary_table
     from ..bench.results import Row, summarize
+    from ..bench.runs import TASKS
     from ..run.parallel import max_workers
 
     why = bad_time_limit(time_limit, "--time-limit")  # every run's limit, checked before any starts
@@ -97,8 +103,8 @@ def compare(
     if not names:
         raise UserError("--backends names no backend")
     refuse_untaken(solver, names, task)
-    if task not in ("first", "count", "solve"):
-        raise UserError(f"--task must be first, count or solve, not {task!r}")
+    if task not in TASKS:
+        raise UserError(f"--task must be one of {', '.join(TASKS)}, not {task!r}")
     if not 1 <= jobs <= max_workers():
         raise UserError(f"--jobs must be 1..{max_workers()} on this machine, got {jobs}")
     if resume and target is None:
