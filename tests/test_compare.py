@@ -302,7 +302,7 @@ def test_a_time_limit_is_enforced_on_a_backend_that_cannot_stop_itself():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--n", "4", "--task", "decide"], "--task must be first, count or solve"),
+        (["--n", "4", "--task", "decide"], "--task must be one of first, count, solve, max, dominate"),
         (["--model", "/no/such/*.param"], "matches no file"),
         (["--model", "/no/such/dir"], "no such file or folder"),
         (["--n", "4", "--resume"], "give one"),

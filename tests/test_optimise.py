@@ -194,6 +194,17 @@ def test_the_engine_matches_the_brute_force(p: Problem, goal: str) -> None:
     assert found == brute(p, task, independent)
 
 
+def test_the_minimum_sets_are_counted_as_work_items_in_this_process_or_on_the_pool():
+    """A square for each item, where the first piece stands: 1 worker or 2, the same count
+    (A002564, A002568)."""
+    for workers in (1, 2):
+        b = get_backend("bitmask", workers=workers)
+        assert b.plan(Problem(9), "dominate").workers == workers
+        assert b.optimum(Problem(9), "dominate", count=True).count == A002564[8]
+        assert b.optimum(Problem(10), "dominate", independent=True, count=True).count == A002568[9]
+        assert b.optimum(Problem(6, fixed=[(0, 0), (2, 4), (4, 2)]), "dominate", count=True).count == 1
+
+
 def test_minimum_independent_dominating_classes_a002567_to_11():
     got = [bitmask().optimum(Problem(n), "dominate", independent=True, unique=True).classes for n in range(1, 12)]
     assert got == oeis("A002567")[:11]

@@ -133,7 +133,7 @@ class BitmaskBackend(Backend):
                 f"{mib(physical_memory())}, got {mib(memory) if memory >= 1 << 20 else f'{memory} bytes'}"
             )
         if task in OPTIMUM_TASKS:
-            return planner.optimum_plan(problem, task, self.settings)
+            return planner.optimum_plan(problem, task, self.settings, default_workers())
         if task == Task.SYMMETRIC:
             return planner.symmetric_plan(problem, self.settings)
         if task == Task.PROFILE:
@@ -299,7 +299,7 @@ class BitmaskBackend(Backend):
         if plan.task == Task.MAX:
             found = optimise.maximum(problem, deadline, count, counter)
         else:
-            found = optimise.fewest(problem, deadline, independent, count)
+            found = optimise.fewest(problem, deadline, independent, count, plan.workers)
         if found is None:
             return Outcome(status=Status.NO_SOLUTION, count=0, stats=stats)
         said = {"value": found.value, "bound": found.bound, "solution": found.solution, "stats": stats}

@@ -185,22 +185,36 @@ def _greedy_cover(problem: Problem, independent: bool) -> list[Square] | None:
     return chosen
 
 
-def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool) -> Optimum | None:
+def search_tables(problem: Problem, independent: bool) -> tuple[np.ndarray, ...] | None:
+    """The cover search's arguments for `problem`: (cover, attack, last, need, allow, spill,
+    most), or None where independence is asked of pre-placed pieces that attack each other."""
+    from .kernels.cover import lasts
+
+    t = _tables(problem, independent)
+    if t is None:
+        return None
+    cover, attack, need, allow, spill, most = t
+    return cover, attack, lasts(problem.n, cover, allow), need, allow, spill, most
+
+
+def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool, workers: int = 1) -> Optimum | None:
     """The fewest pieces that dominate the board (see the module), None where none can (pre-
     placed pieces that attack each other, asked to be independent; no independent set that
-    dominates)."""
-    from .kernels.cover import lasts, search
+    dominates). The minimum sets are counted as numbered work items (`partitions.cover`), on
+    `workers` processes."""
+    from .kernels.cover import search
+    from .partitions import count_items
+    from .partitions import cover as cut
 
     n, fixed = problem.n, len(problem.fixed)
-    t = _tables(problem, independent)
+    t = search_tables(problem, independent)
     if t is None:
         return None
     greedy = _greedy_cover(problem, independent)
     best = Optimum(None, None, fixed)
     if greedy is not None:
         best = Optimum(len(greedy), problem.placed(greedy), fixed)
-    cover, attack, need, allow, spill, most = t
-    last = lasts(n, cover, allow)
+    cover, attack, last, need, allow, spill, most = t
     top = problem.rows * n - len(layouts.closed(problem))
     with watched(deadline) as stop:
         for k in range(fixed, (best.value if best.value is not None else top) + 1):
@@ -216,28 +230,42 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool)
             best.bound = k + 1
         if best.value is None:  # no dominating set at all (independence can leave none)
             return None
-        if count and best.bound == best.value:
-            k = best.value - fixed
-            out = np.zeros((0, max(1, k)), np.int64)
-            best.count = int(search(n, cover, attack, last, need, allow, k, independent, spill, most, False, stop, out))
-            if stop[0]:
-                best.count = None
+    if count and best.bound == best.value == fixed:  # the pre-placed pieces cover: they are the one set
+        best.count = 1
+    elif count and best.bound == best.value:
+        try:
+            parts = cut.items(problem, best.value - fixed, independent, t, _load_cover)
+            best.count = count_items(parts, workers, deadline).count
+        except Unknown:
+            best.count = None
     return best
+
+
+def _load_cover() -> None:
+    """The cover kernel loaded in this process (before forking the workers that share it): a
+    3 x 3 board's items counted."""
+    from .partitions import cover as cut
+    from .partitions.base import warm
+
+    small = Problem(3)
+    tables = search_tables(small, False)
+    assert tables is not None
+    warm(cut.run, (small, 1, False, tables))
 
 
 def minimum_sets(problem: Problem, deadline: Deadline, independent: bool, value: int, count: int) -> np.ndarray:
     """Every set of `value` pieces that dominates (the `count` of them `fewest` found), a row
     each: the pre-placed pieces' squares then the others', r * n + c. Raises Unknown at a stop."""
-    from .kernels.cover import lasts, search
+    from .kernels.cover import search
 
     n, fixed = problem.n, len(problem.fixed)
-    t = _tables(problem, independent)
+    t = search_tables(problem, independent)
     assert t is not None  # (`fewest` found sets)
-    cover, attack, need, allow, spill, most = t
+    cover, attack, last, need, allow, spill, most = t
     k = value - fixed
     out = np.full((count, max(1, k)), -1, np.int64)
     with watched(deadline) as stop:
-        search(n, cover, attack, lasts(n, cover, allow), need, allow, k, independent, spill, most, False, stop, out)
+        search(n, cover, attack, last, need, allow, k, independent, spill, most, False, stop, out)
     deadline.check(None)
     given = np.array([r * n + c for r, c in problem.fixed], np.int64)
     return np.hstack([np.tile(given, (count, 1)), out[:, :k]])

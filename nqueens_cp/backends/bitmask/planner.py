@@ -189,19 +189,19 @@ def _unusable_share(problem: Problem) -> float:
     return 1 - sum(m.bit_count() for m in problem.row_masks) / problem.n**2
 
 
-def optimum_plan(problem: Problem, task: Task, settings: dict[str, Any]) -> Plan:
-    """The exact searches of the most pieces and the fewest that cover (`optimise`)."""
+def optimum_plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers: int) -> Plan:
+    """The exact searches of the most pieces and the fewest that cover (`optimise`): the optimum
+    in this process, the optimal placements counted as work items on the workers."""
     if problem.regions:
         raise UnsupportedProblem(f"bitmask: {task} on a region map is not searched here")
     if not (problem.n <= MAX_COMPILED_N and jit_enabled()):
         raise UnsupportedProblem(f"bitmask: {task} runs compiled kernels, up to {MAX_COMPILED_N} columns")
-    if settings.get("workers") not in (None, 1) and task == Task.DOMINATE:
-        raise UnsupportedProblem("bitmask: dominate runs in one process; --workers applies to max --count")
+    workers = settings.get("workers") or default_workers
     if task == Task.MAX:
-        why = "a placement found greedily, then from the rows' and columns' bound down, each size searched for one"
-        return Plan(task, "max-descending", why)
+        why = "a placement found greedily, then from the cliques' bound down, each size searched for one"
+        return Plan(task, "max-descending", why, workers)
     why = "a set found greedily, then from the pre-placed pieces up, each size searched in square order with row bounds"
-    return Plan(task, "cover-ascending", why)
+    return Plan(task, "cover-ascending", why, workers)
 
 
 def symmetric_plan(problem: Problem, settings: dict[str, Any]) -> Plan:

@@ -51,11 +51,12 @@ def _hopeless(unc, left, spill, most):
 
 
 @njit(cache=True, nogil=True)
-def search(n, cover, attack, last, need, allow0, k, independent, spill, most, first, stop, out):
+def search(n, cover, attack, last, need, allow0, k, independent, spill, most, first, stop, out, only=-1):
     """The sets of at most `k` pieces (on squares `allow0` permits) that cover `need` (a row of
     bits a board row) with their last piece in square order and not before, each once (every
     set of the fewest pieces that cover is one): the number found, each written as a row of
-    `out` (its squares r * n + c, -1 after them) while rows are left; with `first`, 1 at most."""
+    `out` (its squares r * n + c, -1 after them) while rows are left; with `first`, 1 at most.
+    `only` >= 0: the sets whose first piece stands on that square alone (a work item)."""
     m = need.shape[0]
     unc = np.zeros((k + 1, m), np.uint64)
     allow = np.zeros((k + 1, m), np.uint64)
@@ -71,6 +72,11 @@ def search(n, cover, attack, last, need, allow0, k, independent, spill, most, fi
     if k == 0 or _hopeless(unc[0], k, spill, most):
         return 0
     hi[0] = last[r0 * n + c0]
+    if only >= 0:
+        if only > hi[0]:
+            return 0
+        nxt[0] = only
+        hi[0] = only
     found = 0
     spent = 0
     d = 0

@@ -146,6 +146,7 @@ class Split(StrEnum):
     ANY_PIECE = "any-piece"
     JOIN = "join"
     LAYOUTS = "layouts"
+    COVER = "cover"
 
 
 def fingerprint(problem: Problem, depth: int, split: Split = Split.ROWS) -> dict[str, Any]:

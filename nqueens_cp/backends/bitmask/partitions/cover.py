@@ -1,0 +1,51 @@
+"""The count of the sets of k pieces that dominate a board cut into numbered work items: one a
+square the first piece (in square order) takes, up to the last square that covers the first
+square to cover (`kernels.cover`). The list is fixed for a problem and k, so item i means the
+same in every run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ....model.problem import Problem
+from ...base import Deadline
+from .base import Counts, Items, Split, fingerprint
+
+#: Items one call counts in this process.
+SLICE = 4
+
+#: (the problem, the pieces, independent, the search's tables).
+Context = tuple[Problem, int, bool, tuple[np.ndarray, ...]]
+
+
+def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline | None = None) -> Counts:
+    """The sets of items `indices` (a stop leaves what was counted: a lower bound)."""
+    from ..kernels.cover import search
+
+    problem, k, independent, (cover, attack, last, need, allow, spill, most) = ctx
+    none = np.zeros((0, max(1, k)), np.int64)
+    total = 0
+    for i in indices.tolist():
+        total += int(
+            search(problem.n, cover, attack, last, need, allow, k, independent, spill, most, False, stop, none, i)
+        )
+    return Counts(total)
+
+
+def items(
+    problem: Problem, k: int, independent: bool, tables: tuple[np.ndarray, ...], load: Callable[[], None]
+) -> Items:
+    """The sets of k pieces besides the pre-placed ones that dominate `problem`: an item a
+    square of the board (those past the first one's last cover count none). `load` loads the
+    kernel (`optimise`, which makes the tables, counts a small board's items)."""
+    size = problem.rows * problem.n
+    return Items(
+        fingerprint(problem, 0, Split.COVER) | {"pieces": k, "independent": independent},
+        size,
+        run,
+        (problem, k, independent, tables),
+        load,
+        per_call=SLICE,
+    )
