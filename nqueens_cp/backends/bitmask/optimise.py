@@ -218,6 +218,14 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
     top = problem.rows * n - len(layouts.closed(problem))
     with watched(deadline) as stop:
         for k in range(fixed, (best.value if best.value is not None else top) + 1):
+            if workers > 1 and k - fixed >= PARALLEL_FROM:
+                try:
+                    refuted = not _exists(problem, k - fixed, independent, t, workers, deadline)
+                except Unknown:  # (the deadline, on the pool: what is proved stands)
+                    return best
+                if refuted:
+                    best.bound = k + 1  # (an item a first square, every one searched to its end)
+                    continue
             out = np.full((1, max(1, k - fixed)), -1, np.int64)
             got = search(n, cover, attack, last, need, allow, k - fixed, independent, spill, most, True, stop, out)
             if stop[0]:
@@ -241,6 +249,24 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
     return best
 
 
+#: The pieces (besides the pre-placed) from which a size is refuted on the pool: below it a
+#: search takes milliseconds, less than starting the workers.
+PARALLEL_FROM = 5
+
+
+def _exists(
+    problem: Problem, k: int, independent: bool, t: tuple[np.ndarray, ...], workers: int, deadline: Deadline
+) -> bool:
+    """Whether some set of k pieces (besides the pre-placed) dominates: the work items searched
+    for one on the pool, all of them to their end where none has one (a size refuted), the
+    run ended at the first found otherwise (the set itself is then searched in this process)."""
+    from .partitions import count_items
+    from .partitions import cover as cut
+
+    parts = cut.items(problem, k, independent, t, _load_cover, first=True)
+    return count_items(parts, workers, deadline, enough=1).count > 0
+
+
 def _load_cover() -> None:
     """The cover kernel loaded in this process (before forking the workers that share it): a
     3 x 3 board's items counted."""
@@ -250,7 +276,7 @@ def _load_cover() -> None:
     small = Problem(3)
     tables = search_tables(small, False)
     assert tables is not None
-    warm(cut.run, (small, 1, False, tables))
+    warm(cut.run, (small, 1, False, tables, False))
 
 
 def minimum_sets(problem: Problem, deadline: Deadline, independent: bool, value: int, count: int) -> np.ndarray:

@@ -108,21 +108,44 @@ def item_count(context: tuple[Run, Any], i: int) -> int:
     return item_counts(context, i).count
 
 
+class _Enough(Exception):
+    """A run that has found what it was asked for (`count_items`'s `enough`)."""
+
+    def __init__(self, found: int) -> None:
+        self.found = found
+
+
 def count_items(
-    items: Items, workers: int, deadline: Deadline, progress: Any = None, bounded: bool = True
+    items: Items,
+    workers: int,
+    deadline: Deadline,
+    progress: Any = None,
+    bounded: bool = True,
+    enough: int | None = None,
 ) -> Counts:
     """Every item's counts summed, on `workers` processes or in this one (`per_call` items a call,
     stopped mid-call by a watcher on Ctrl-C or at the deadline). At the deadline: Unknown, with
-    the solutions counted so far as its lower bound where `bounded` (a count, not classes)."""
+    the solutions counted so far as its lower bound where `bounded` (a count, not classes).
+    With `enough`, the run ends as soon as that many are counted (a search for one: the pool's
+    other items are dropped), the count then what was found."""
     from ...watch import watched
 
     check = deadline.check if bounded else lambda _found: deadline.check(None)
+
+    def poll(found: int) -> None:
+        if enough is not None and found >= enough:
+            raise _Enough(found)
+        check(found)
+
     if workers > 1:
         from ....run.parallel import share_work
 
         items.load()
         context = (items.run, items.context)
-        return Counts(*share_work(item_counts, items.size, workers, context, WIDTH, progress, check))
+        try:
+            return Counts(*share_work(item_counts, items.size, workers, context, WIDTH, progress, poll))
+        except _Enough as done:
+            return Counts(done.found)
     total = Counts()
     spent = 0.0
     with watched(deadline) as stop:
@@ -134,6 +157,8 @@ def count_items(
             total = total.plus(got)
             spent += time.perf_counter() - start
             report(progress, lo + part.size, items.size, total.count, spent)
+            if enough is not None and total.count >= enough:
+                break
         return total._replace(nodes=int(stop[NODES]))
 
 

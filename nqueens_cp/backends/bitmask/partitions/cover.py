@@ -16,36 +16,43 @@ from .base import Counts, Items, Split, fingerprint
 #: Items one call counts in this process.
 SLICE = 4
 
-#: (the problem, the pieces, independent, the search's tables).
-Context = tuple[Problem, int, bool, tuple[np.ndarray, ...]]
+#: (the problem, the pieces, independent, the search's tables, whether an item stops at its
+#: first set: a search for one, where the count is not wanted).
+Context = tuple[Problem, int, bool, tuple[np.ndarray, ...], bool]
 
 
 def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline | None = None) -> Counts:
     """The sets of items `indices` (a stop leaves what was counted: a lower bound)."""
     from ..kernels.cover import search
 
-    problem, k, independent, (cover, attack, last, need, allow, spill, most) = ctx
+    problem, k, independent, (cover, attack, last, need, allow, spill, most), first = ctx
     none = np.zeros((0, max(1, k)), np.int64)
     total = 0
     for i in indices.tolist():
         total += int(
-            search(problem.n, cover, attack, last, need, allow, k, independent, spill, most, False, stop, none, i)
+            search(problem.n, cover, attack, last, need, allow, k, independent, spill, most, first, stop, none, i)
         )
     return Counts(total)
 
 
 def items(
-    problem: Problem, k: int, independent: bool, tables: tuple[np.ndarray, ...], load: Callable[[], None]
+    problem: Problem,
+    k: int,
+    independent: bool,
+    tables: tuple[np.ndarray, ...],
+    load: Callable[[], None],
+    first: bool = False,
 ) -> Items:
     """The sets of k pieces besides the pre-placed ones that dominate `problem`: an item a
-    square of the board (those past the first one's last cover count none). `load` loads the
-    kernel (`optimise`, which makes the tables, counts a small board's items)."""
+    square of the board (those past the first one's last cover count none); with `first`, each
+    item stops at its first set. `load` loads the kernel (`optimise`, which makes the tables,
+    counts a small board's items)."""
     size = problem.rows * problem.n
     return Items(
-        fingerprint(problem, 0, Split.COVER) | {"pieces": k, "independent": independent},
+        fingerprint(problem, 0, Split.COVER) | {"pieces": k, "independent": independent, "first": first},
         size,
         run,
-        (problem, k, independent, tables),
+        (problem, k, independent, tables, first),
         load,
         per_call=SLICE,
     )
