@@ -31,6 +31,7 @@ from .model.problem import InvalidProblem, Problem, Solution, as_problem, board_
 
 if TYPE_CHECKING:
     from .model.drawing import Drawing
+    from .run.partition import Partition
 
 
 def prepare(
@@ -132,19 +133,7 @@ def count_partitioned(
     the same problem (another memory budget, another depth) is followed where the backend makes
     that cut too, and `note` is told so."""
     from .run.parallel import default_workers, max_workers
-    from .run.partition import (
-        DASK_WAIT_SECONDS,
-        PartialCount,
-        check_dask_address,
-        checked_total,
-        dask_runner,
-        journal_fingerprint,
-        open_checkpoint,
-        pool_runner,
-    )
-    from .run.partition import (
-        count_partitioned as run_partition,
-    )
+    from .run.partition import check_dask_address, checked_total, journal_fingerprint, pool_runner
     from .run.partition import recount as recounted
 
     p, b, plan = prepare(problem, backend, "count", {})
@@ -172,17 +161,7 @@ def count_partitioned(
             workers_here = min(workers or default_workers(), part.workers or max_workers())
             chosen = recounted(part, checkpoint, recount, pool_runner(workers_here))
     else:
-        ckpt = open_checkpoint(part, checkpoint) if checkpoint is not None else None  # refused before any work
-        wait = DASK_WAIT_SECONDS if dask_wait is None else dask_wait
-        pool = workers or default_workers()
-        if part.workers is not None:  # the workers that fit the memory budget; no more run at once
-            pool = min(pool, part.workers)
-        runner = dask_runner(dask, workers, wait) if dask else pool_runner(pool)
-        try:
-            total = run_partition(part, runner, ckpt, progress, time_limit)
-        except PartialCount as stop:
-            assert time_limit is not None
-            raise TimeLimitReached(b.name, time_limit, stop.found) from stop
+        total, pool = _run_partition(part, b, workers, dask, dask_wait, checkpoint, progress, time_limit)
     where = "checked from the checkpoint" if check else f"on Dask ({dask})" if dask else "on the process pool"
     used = (workers or 1) if check or dask else pool  # (no pool runs for these)
     memory = None if part.memory is None else part.memory * used
@@ -190,6 +169,70 @@ def count_partitioned(
     if check and recount:
         why += f", {len(chosen)} of them chosen at random and counted again, each as recorded"
     return total, Plan(Task.COUNT, part.algorithm or plan.algorithm, why, used, memory)
+
+
+def _run_partition(
+    part: Partition,
+    b: Backend,
+    workers: int | None,
+    dask: str | None,
+    dask_wait: float | None,
+    checkpoint: Path | None,
+    progress: Callable[[int, int], None] | None,
+    time_limit: float | None,
+) -> tuple[int, int]:
+    """(the total of `part`'s items, the pool's workers): run on the pool or on Dask, each
+    finished item recorded in `checkpoint` (opened, or refused, before any work)."""
+    from .run.parallel import default_workers
+    from .run.partition import DASK_WAIT_SECONDS, PartialCount, dask_runner, open_checkpoint, pool_runner
+    from .run.partition import count_partitioned as run_partition
+
+    ckpt = open_checkpoint(part, checkpoint) if checkpoint is not None else None
+    wait = DASK_WAIT_SECONDS if dask_wait is None else dask_wait
+    pool = workers or default_workers()
+    if part.workers is not None:  # the workers that fit the memory budget; no more run at once
+        pool = min(pool, part.workers)
+    runner = dask_runner(dask, workers, wait) if dask else pool_runner(pool)
+    try:
+        return run_partition(part, runner, ckpt, progress, time_limit), pool
+    except PartialCount as stop:
+        assert time_limit is not None
+        raise TimeLimitReached(b.name, time_limit, stop.found) from stop
+
+
+def count_optimal(
+    problem: Problem | int,
+    task: str,
+    backend: str | Backend = DEFAULT_BACKEND,
+    *,
+    independent: bool = False,
+    workers: int | None = None,
+    dask: str | None = None,
+    dask_wait: float | None = None,
+    checkpoint: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    time_limit: float | None = None,
+) -> tuple[Outcome, Plan]:
+    """(outcome, plan) of an optimisation (`max`, `dominate`) whose optimal placements are
+    counted as the backend's numbered work items (`Backend.optimum_partition`), on the pool or
+    on Dask, each finished item recorded in `checkpoint` and skipped when the count is resumed,
+    as `count_partitioned` counts. The optimum is proved first, in this process; where it is
+    not (a limit), the outcome says what was found, and nothing is counted."""
+    from dataclasses import replace as replaced
+
+    from .run.partition import check_dask_address
+
+    p, b, plan = prepare(problem, backend, task, {"time_limit": time_limit} if time_limit else {})
+    if dask is not None:
+        check_dask_address(dask)
+    outcome = b.optimum(p, task, independent=independent)
+    if outcome.status is not Status.SOLVED or outcome.value is None:
+        return outcome, plan
+    part = b.optimum_partition(p, task, independent, outcome.value)
+    total, used = _run_partition(part, b, workers, dask, dask_wait, checkpoint, progress, time_limit)
+    where = f"on Dask ({dask})" if dask else "on the process pool"
+    why = f"{plan.reason}; the optimal placements counted as {part.size} numbered sub-problems {where}"
+    return replaced(outcome, count=total), Plan(plan.task, plan.algorithm, why, used)
 
 
 def draw(problem: Problem | int, solution: Sequence[int] | None = None) -> Drawing:

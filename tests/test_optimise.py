@@ -5,6 +5,7 @@ boards with walls, holes and pre-placed pieces, and a second backend."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from itertools import combinations
 from math import factorial
@@ -17,7 +18,7 @@ from nqueens_cp.backends import get_backend
 from nqueens_cp.backends.base import Status, UnsupportedProblem
 from nqueens_cp.model.problem import Problem
 
-from .conftest import examples, oeis
+from .conftest import examples, oeis, run
 from .test_walls import _sees, problems
 
 #: OEIS A075458 (the domination number of the n x n queen graph), n = 1..
@@ -203,6 +204,28 @@ def test_the_minimum_sets_are_counted_as_work_items_in_this_process_or_on_the_po
         assert b.optimum(Problem(9), "dominate", count=True).count == A002564[8]
         assert b.optimum(Problem(10), "dominate", independent=True, count=True).count == A002568[9]
         assert b.optimum(Problem(6, fixed=[(0, 0), (2, 4), (4, 2)]), "dominate", count=True).count == 1
+
+
+def test_the_optimal_count_resumes_from_its_checkpoint(tmp_path):
+    """dominate and max --count --checkpoint: the items recorded as they finish; a count cut
+    short (the journal's later half dropped) resumes where it was and ends at A002564's term;
+    a journal of another problem is refused; on Dask, the same count."""
+    journal = tmp_path / "d9.jsonl"
+    first = run("dominate", "9", "--count", "--checkpoint", journal)
+    assert first.exit_code == 0 and first.stdout.startswith("5 (optimal), 114 minimum sets"), first.output
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    again = run("dominate", "9", "--count", "--checkpoint", journal, "--workers", "2")
+    assert again.exit_code == 0 and again.stdout.startswith("5 (optimal), 114 minimum sets"), again.output
+    assert f"resumed {journal}: {len(lines) // 2 - 1} of {len(lines) - 1} sub-problems were done before" in again.stderr
+    other = run("dominate", "9", "--count", "--independent", "--checkpoint", journal)
+    assert other.exit_code == 2 and "different problem or partition" in other.stderr
+    most = run("max", "7", "--count", "--checkpoint", tmp_path / "m7.jsonl", "--json")
+    assert json.loads(most.stdout)["count"] == 40  # A000170(7): 7 queens, at most one a row
+    on_dask = run("dominate", "8", "--count", "--dask", "local", "--workers", "2")
+    assert on_dask.exit_code == 0 and on_dask.stdout.startswith("5 (optimal), 4,860 minimum sets"), on_dask.output
+    refused = run("dominate", "9", "--checkpoint", tmp_path / "x.jsonl")
+    assert refused.exit_code == 2 and "give --count" in refused.stderr
 
 
 def test_minimum_independent_dominating_classes_a002567_to_11():

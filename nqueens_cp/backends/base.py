@@ -717,6 +717,20 @@ class Backend:
             outcome = replaced(outcome, classes=self._optimum_classes(problem, plan, independent, outcome))
         return outcome
 
+    def optimum_partition(self, problem: Problem, task: Task | str, independent: bool, value: int) -> Partition:
+        """The optimal placements of an optimisation whose optimum `value` is proved, as the
+        backend's numbered work items (checkpoints, Dask: `api.count_optimal`), where it cuts
+        its counts (`capabilities.partition`)."""
+        if not self.capabilities.partition:
+            raise UnsupportedProblem(
+                f"backend {self.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)"
+            )
+        return self._optimum_partition(problem, Task(task), independent, value)
+
+    def _optimum_partition(self, problem: Problem, task: Task, independent: bool, value: int) -> Partition:
+        """Required with `capabilities.partition` and an optimisation in `capabilities.tasks`."""
+        raise NotImplementedError(f"backend {self.name!r} cuts counts but not {task}'s")
+
     def _optimum_classes(self, problem: Problem, plan: Plan, independent: bool, outcome: Outcome) -> int | None:
         """Required with `capabilities.optimum_classes`: the optimal placements of `outcome` (its
         value proved, its count made) counted by symmetry class; None where a stop came first."""

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from .. import api
 from ..backends import DEFAULT_BACKEND, Outcome, Status
 from ..backends.base import Task
 from ..model.drawing import draw
 from ..model.problem import plural
-from .app import PartialResult, app
+from .app import PartialResult, UserError, app
 from .options import (
     PROBLEM,
     SOLVER_OPTIONS,
@@ -27,9 +30,18 @@ from .options import (
     backend_options,
     problem_options,
 )
-from .output import echo, no_solution, prepare, record
+from .output import echo, no_solution, prepare, progress, record
 
 CountOpt = Annotated[bool, typer.Option("--count", help="Count the optimal placements too (a second search).")]
+CheckpointOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--checkpoint", help="With --count: record the finished sub-problems of the count here; resume from it."
+    ),
+]
+DaskOpt = Annotated[
+    str | None, typer.Option("--dask", metavar="ADDRESS", help="With --count: count on a Dask scheduler, or 'local'.")
+]
 UniqueOpt = Annotated[
     bool, typer.Option("--unique", help="Count the optimal placements by symmetry class too (with --count's count).")
 ]
@@ -43,6 +55,8 @@ def max_(
     backend: BackendOpt = DEFAULT_BACKEND,
     count: CountOpt = False,
     unique: UniqueOpt = False,
+    checkpoint: CheckpointOpt = None,
+    dask: DaskOpt = None,
     as_json: JsonOpt = False,
     spec: ProblemSpec = PROBLEM,
     time_limit: TimeOpt = None,
@@ -52,7 +66,8 @@ def max_(
 ) -> None:
     """The most pieces, placed anywhere, no two attacking (walls, holes and pre-placed pieces
     too): the value, "optimal" or the best found and its bound (exit 3), a board."""
-    _optimum(Task.MAX, n, backend, count, unique, False, as_json, spec, time_limit, workers, solver, verbose)
+    cut = (checkpoint, dask)
+    _optimum(Task.MAX, n, backend, count, unique, False, cut, as_json, spec, time_limit, workers, solver, verbose)
 
 
 @app.command()
@@ -66,6 +81,8 @@ def dominate(
     ] = False,
     count: CountOpt = False,
     unique: UniqueOpt = False,
+    checkpoint: CheckpointOpt = None,
+    dask: DaskOpt = None,
     as_json: JsonOpt = False,
     spec: ProblemSpec = PROBLEM,
     time_limit: TimeOpt = None,
@@ -76,7 +93,9 @@ def dominate(
     """The fewest pieces that occupy or attack every free square (blocked squares and walls need
     no cover; lines pass blocked squares and stop at walls): the value, "optimal" or the best
     found and its bound (exit 3), a board."""
-    _optimum(Task.DOMINATE, n, backend, count, unique, independent, as_json, spec, time_limit, workers, solver, verbose)
+    cut = (checkpoint, dask)
+    said = (as_json, spec, time_limit, workers, solver, verbose)
+    _optimum(Task.DOMINATE, n, backend, count, unique, independent, cut, *said)
 
 
 def _optimum(
@@ -86,6 +105,7 @@ def _optimum(
     count: bool,
     unique: bool,
     independent: bool,
+    cut: tuple[Path | None, str | None],
     as_json: bool,
     spec: ProblemSpec,
     time_limit: float | None,
@@ -96,7 +116,29 @@ def _optimum(
     p = spec.problem(n)
     start = time.perf_counter()
     b, plan = prepare(p, backend, task, verbose, time_limit=time_limit, workers=workers, **solver)
-    outcome = b.optimum(p, task, independent=independent, count=count, unique=unique)
+    checkpoint, dask = cut
+    if checkpoint is not None or dask is not None:  # the count of the optimal placements, cut into items
+        if not count or unique:
+            raise UserError(
+                "--checkpoint and --dask cut the count of the optimal placements: give --count, not --unique"
+            )
+        with progress("sub-problems") as bar:
+            outcome, plan = api.count_optimal(
+                p,
+                task,
+                b,
+                independent=independent,
+                workers=workers,
+                dask=dask,
+                checkpoint=checkpoint,
+                progress=bar,
+                time_limit=time_limit,
+            )
+        if bar.before and checkpoint is not None:
+            before = f"{bar.before:,} of {bar.total:,} sub-problems were done before"
+            sys.stderr.write(f"nqueens: resumed {checkpoint}: {before}\n")
+    else:
+        outcome = b.optimum(p, task, independent=independent, count=count, unique=unique)
     placed = replace(p, pieces=max(1, outcome.value or 0))
     if as_json:
         rec = record(p, b, plan, outcome, start) | ({"independent": independent} if task == Task.DOMINATE else {})

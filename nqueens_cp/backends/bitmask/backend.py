@@ -308,6 +308,15 @@ class BitmaskBackend(Backend):
         reason = Reason.TIME_LIMIT if deadline.expired() else Reason.INTERRUPTED
         return Outcome(status=Status.UNKNOWN, reason=reason, **said)
 
+    def _optimum_partition(self, problem: Problem, task: Task, independent: bool, value: int) -> Partition:
+        """The maximum placements: the count of that many pieces anywhere (`partition`); the
+        minimum sets: an item a square for the first piece (`partitions.cover`)."""
+        from . import optimise
+
+        if task == Task.MAX:
+            return self.partition(optimise.anywhere(problem, value))
+        return replace(optimise.cover_items(problem, independent, value).partition(), algorithm="cover")
+
     def _optimum_classes(self, problem: Problem, plan: Plan, independent: bool, outcome: Outcome) -> int | None:
         """The maximum placements by class: the classes of a count of that many pieces anywhere
         (Burnside, `layouts.fixed_count`); the minimum sets by class: every set written out

@@ -21,9 +21,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ...model.problem import Problem, Solution, Square
-from ..base import Deadline, Unknown
+from ..base import Deadline, Unknown, UnsupportedProblem
 from ..watch import watched
 from . import layouts
+from .partitions.base import Items
 
 
 @dataclass
@@ -204,7 +205,6 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
     `workers` processes."""
     from .kernels.cover import search
     from .partitions import count_items
-    from .partitions import cover as cut
 
     n, fixed = problem.n, len(problem.fixed)
     t = search_tables(problem, independent)
@@ -242,11 +242,21 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
         best.count = 1
     elif count and best.bound == best.value:
         try:
-            parts = cut.items(problem, best.value - fixed, independent, t, _load_cover)
-            best.count = count_items(parts, workers, deadline).count
+            best.count = count_items(cover_items(problem, independent, best.value), workers, deadline).count
         except Unknown:
             best.count = None
     return best
+
+
+def cover_items(problem: Problem, independent: bool, value: int) -> Items:
+    """The sets of `value` pieces (the pre-placed among them) that dominate, as numbered work
+    items (`partitions.cover`)."""
+    from .partitions import cover as cut
+
+    t = search_tables(problem, independent)
+    if t is None:
+        raise UnsupportedProblem("the pre-placed pieces attack each other: no independent set holds them")
+    return cut.items(problem, value - len(problem.fixed), independent, t, _load_cover)
 
 
 #: The pieces (besides the pre-placed) from which a size is refuted on the pool: below it a

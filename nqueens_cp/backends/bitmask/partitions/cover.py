@@ -26,6 +26,8 @@ def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline 
     from ..kernels.cover import search
 
     problem, k, independent, (cover, attack, last, need, allow, spill, most), first = ctx
+    if k == 0:  # the optimum is the pre-placed pieces alone, which cover: item 0 holds their one set
+        return Counts(int(0 in indices.tolist()))
     none = np.zeros((0, max(1, k)), np.int64)
     total = 0
     for i in indices.tolist():
