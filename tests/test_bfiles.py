@@ -1,0 +1,69 @@
+"""The b-files of new OEIS terms (docs/oeis/): their form (`n a(n)` lines, `#` comments), the
+terms OEIS publishes among them, the identities that tie them to published totals, and the new
+terms the suite can afford, counted again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import nqueens_cp as nq
+from nqueens_cp.model.problem import Problem
+
+from .conftest import oeis
+
+OEIS_DIR = Path(__file__).parent.parent / "docs" / "oeis"
+
+
+def terms(number: str) -> dict[int, int]:
+    """A b-file's terms, its form checked: comments first, then `n a(n)` with n consecutive."""
+    out: dict[int, int] = {}
+    body = False
+    for line in (OEIS_DIR / f"b{number[1:]}.txt").read_text().splitlines():
+        if line.startswith("#"):
+            assert not body, "a comment after the terms"
+            continue
+        body = True
+        n, value = line.split(" ")
+        assert not out or int(n) == max(out) + 1
+        out[int(n)] = int(value)
+    return out
+
+
+@pytest.mark.parametrize("number", ["A352661", "A352662", "A352663"])
+def test_the_superqueen_terms_extend_oeis_s_and_keep_its_identities(number):
+    got, published = terms(number), oeis(number)
+    assert [got[n] for n in range(1, len(published) + 1)] == published
+    a, b, c = terms("A352661"), terms("A352662"), terms("A352663")
+    total, classes = oeis("A051223"), oeis("A051224")
+    for n in range(2, max(got) + 1):
+        assert a[n] + b[n] + c[n] == classes[n - 1], n
+        assert 2 * a[n] + 4 * b[n] + 8 * c[n] == total[n - 1], n
+
+
+def test_the_first_new_superqueen_terms_counted_again():
+    """n = 22: the half turn's solutions (4 s), and the quarter turn's (none: n = 2 mod 4)."""
+    assert nq.count_symmetric(Problem(22, "superqueen"), "rot90") == 2 * terms("A352661")[22]
+    fixed = nq.count_symmetric(Problem(22, "superqueen"), "rot180")
+    assert fixed == 2 * terms("A352661")[22] + 4 * terms("A352662")[22]
+
+
+def _rows(flat: dict[int, int]) -> list[list[int]]:
+    values = [flat[i] for i in sorted(flat)]
+    out, at, n = [], 0, 0
+    while at < len(values):
+        out.append(values[at : at + n + 1])
+        at += n + 1
+        n += 1
+    return out
+
+
+def test_the_rows_of_k_queens_extend_a348129_and_sum_to_a287227():
+    rows = _rows(terms("A348129"))
+    published = _rows(dict(enumerate(oeis("A348129"))))
+    assert rows[: len(published)] == published
+    sums = oeis("A287227")
+    for n, row in enumerate(rows):
+        assert sum(row) == sums[n] and row[0] == 1 and row[1:2] == ([n * n] if n else []), n
+    assert rows[11][1:] == [nq.count(Problem(11, pieces=k)) for k in range(1, 12)]  # 1.5 s
