@@ -228,6 +228,11 @@ def test_the_optimal_count_resumes_from_its_checkpoint(tmp_path):
     assert refused.exit_code == 2 and "give --count" in refused.stderr
 
 
+def test_a_backend_that_does_not_count_classes_refuses_unique_naming_those_that_do():
+    with pytest.raises(UnsupportedProblem, match=r"not counted by this backend \(those that count it: bitmask\)"):
+        get_backend("cpsat").optimum(Problem(6), "dominate", unique=True)
+
+
 def test_minimum_independent_dominating_classes_a002567_to_11():
     got = [bitmask().optimum(Problem(n), "dominate", independent=True, unique=True).classes for n in range(1, 12)]
     assert got == oeis("A002567")[:11]

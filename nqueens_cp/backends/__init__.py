@@ -72,8 +72,14 @@ def modelling(rules: frozenset[Rule]) -> list[str]:
     return [name for name in BACKENDS if rules <= backend_class(name).capabilities.rules]
 
 
+def counting_classes() -> list[str]:
+    """The registered backends that count an optimisation's optimal placements by class."""
+    return [name for name in BACKENDS if backend_class(name).capabilities.optimum_classes]
+
+
 base_module.answering = answering
 base_module.modelling = modelling
+base_module.counting_classes = counting_classes
 
 
 def available_backends() -> list[str]:

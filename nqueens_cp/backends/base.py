@@ -335,6 +335,8 @@ PLACEMENT_RULES: frozenset[Rule] = frozenset(
 #: The registered backends that declare a task: the registry (`backends/__init__.py`) sets it
 #: as it loads, since this module is below it and may not import it.
 answering: Callable[[Task], list[str]] = lambda task: []  # noqa: E731
+#: The registered backends that count optimal placements by class (set by the registry too).
+counting_classes: Callable[[], list[str]] = lambda: []  # noqa: E731
 
 
 #: The registered backends that model every rule of a set, set by the registry likewise.
@@ -702,7 +704,7 @@ class Backend:
         if unique and not self.capabilities.optimum_classes:
             raise UnsupportedProblem(
                 f"{self.name}: --unique (the optimal placements by symmetry class) is not counted by this backend"
-                " (`nqueens backends` says which do)"
+                f" (those that count it: {', '.join(counting_classes())})"
             )
         if set(problem.fixed) & set(problem.blocked):  # a pre-placed piece where none may stand
             return Outcome(status=Status.NO_SOLUTION, count=0)
