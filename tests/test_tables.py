@@ -110,7 +110,6 @@ def test_tables_of_one_board_refuse_in_one_line():
         (["8", "--pieces", "0..3"], "a range of --pieces starts at 1"),
         (["6..7", "--pieces", "1..2"], "a table varies one thing"),
         (["6", "--pieces", "1..2", "--rows", "2..3"], "a table varies one thing"),
-        (["6", "--rows", "1..3", "--checkpoint", "x.json"], "a range counts each board in one run"),
         (["6", "--pieces", "1..40"], "is more than the 36 free squares can hold"),
         (["8", "--profile", "--unique"], "--profile counts nodes in one search"),
         (["8", "--profile", "-b", "cpsat"], "does not answer profile (those that do: bitmask)"),
@@ -121,6 +120,22 @@ def test_tables_of_one_board_refuse_in_one_line():
         assert said in result.stderr and result.stderr.count("\n") == 1, result.stderr
     result = run("solve", "6", "--pieces", "1..3")
     assert result.exit_code == 2 and "a range A..B is count's" in result.stderr
+
+
+def test_a_table_keeps_a_checkpoint_a_term_and_resumes_term_by_term(tmp_path):
+    """--checkpoint c.jsonl with a range: c-n13.jsonl, c-pieces5.jsonl..., one journal a term;
+    the same command resumes each (a term's journal cut short is counted on from where it was)."""
+    journal = tmp_path / "c.jsonl"
+    first = run("count", "12..14", "--checkpoint", journal)
+    assert first.exit_code == 0 and first.stdout.strip() == "14200, 73712, 365596"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c-n12.jsonl", "c-n13.jsonl", "c-n14.jsonl"]
+    lines = (tmp_path / "c-n14.jsonl").read_text().splitlines()
+    (tmp_path / "c-n14.jsonl").write_text("\n".join(lines[: len(lines) // 3]) + "\n")
+    again = run("count", "12..14", "--checkpoint", journal, "-f", "bfile")
+    assert again.exit_code == 0 and again.stdout.splitlines() == ["12 14200", "13 73712", "14 365596"]
+    assert again.stderr.count("nqueens: resumed") == 3
+    pieces = run("count", "7", "--pieces", "6..7", "--checkpoint", journal)
+    assert pieces.stdout.strip() == "832, 40" and (tmp_path / "c-pieces6.jsonl").exists()  # A348129 row 7
 
 
 def test_a_profile_stops_at_its_limit_and_says_it_is_unknown():

@@ -246,20 +246,19 @@ def count(
         raise UserError("-f bfile writes one sequence: --by-symmetry makes three (--json has them all)")
     varying = spec.varying()
     if varying is not None or (n is not None and ".." in n):  # a table: a count each, as OEIS prints terms
-        if dask is not None or checkpoint is not None:
-            raise UserError("a range counts each board in one run: it takes no --dask or --checkpoint")
+        keys = ["profile"] if profile else list(SPLIT) if by_symmetry else ["count"]
         if varying is None:
             if spec.model is not None:
                 raise UserError("a range of sizes goes without --model")
             # every board checked before the first count
             problems = [spec.problem(str(k)) for k in size_range(str(n), "N")]
-            _table(problems, run, fmt, ["profile"] if profile else list(SPLIT) if by_symmetry else ["count"], "n")
+            _table(problems, _each_term(run, checkpoint, "n"), fmt, keys, "n")
             return
         if n is not None and ".." in n:
             raise UserError(f"a table varies one thing: a range of N, or of --{varying[0]}, not both")
         key, values = varying
         problems = [replace(spec, **{key: k}).problem(n) for k in values]
-        _table(problems, run, fmt, ["profile"] if profile else list(SPLIT) if by_symmetry else ["count"], key)
+        _table(problems, _each_term(run, checkpoint, key), fmt, keys, key)
         return
     p = spec.problem(n)
     rec = run(p)
@@ -310,6 +309,20 @@ def _split(p: Problem, classes: Any) -> dict[str, int]:
         "half_turn_only": size.get(4, 0),
         "asymmetric": size.get(8, 0),
     }
+
+
+def _each_term(run: Any, checkpoint: Path | None, index: str) -> Any:
+    """A table's count of one term: with --checkpoint FILE, its own journal beside FILE, named
+    by the term (c.jsonl: c-n13.jsonl, c-pieces5.jsonl), so a stopped table resumes term by
+    term with the same command."""
+    if checkpoint is None:
+        return run
+
+    def counted(p: Problem) -> dict[str, Any]:
+        term = getattr(p, index)
+        return run(p, checkpoint=checkpoint.with_name(f"{checkpoint.stem}-{index}{term}{checkpoint.suffix}"))
+
+    return counted
 
 
 def _table(problems: list[Problem], run: Any, fmt: str, keys: list[str], index: str) -> None:
