@@ -235,6 +235,31 @@ def count_optimal(
     return replaced(outcome, count=total), Plan(plan.task, plan.algorithm, why, used)
 
 
+def profile_partitioned(
+    problem: Problem | int,
+    backend: str | Backend = DEFAULT_BACKEND,
+    *,
+    workers: int | None = None,
+    dask: str | None = None,
+    dask_wait: float | None = None,
+    checkpoint: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    time_limit: float | None = None,
+) -> tuple[list[int], Plan]:
+    """(profile, plan): the row search's nodes at each depth (`Backend.profile`), its work items
+    run on the pool or on Dask, each finished one recorded in `checkpoint` and skipped when the
+    run is resumed, as `count_partitioned` runs a count's."""
+    from .run.partition import check_dask_address
+
+    p, b, plan = prepare(problem, backend, "profile", {})
+    if dask is not None:
+        check_dask_address(dask)
+    part, read = b.profile_partition(p)
+    total, used = _run_partition(part, b, workers, dask, dask_wait, checkpoint, progress, time_limit)
+    where = f"on Dask ({dask})" if dask else "on the process pool"
+    return read(total), Plan(plan.task, plan.algorithm, f"{part.size} numbered sub-problems {where}", used)
+
+
 def draw(problem: Problem | int, solution: Sequence[int] | None = None) -> Drawing:
     """The board, with `solution` placed on it: an SVG in a notebook, text when printed."""
     from .model.drawing import Drawing

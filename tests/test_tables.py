@@ -13,7 +13,7 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp.model.problem import Problem
 
-from .conftest import oeis, run
+from .conftest import gone, interrupt_when, oeis, run
 
 
 def _rows(triangle: list[int], first: int) -> list[list[int]]:
@@ -158,3 +158,36 @@ def test_the_open_queens_kernel_and_the_attack_table_kernel_agree():
         out = np.zeros(m + 1, np.int64)
         assert walk(m, n, attack, free, np.int64(-1), np.zeros(2, np.int64), out)
         assert nq.get_backend("bitmask").profile(p) == out.tolist(), (n, m)
+
+
+def test_a_profile_keeps_a_checkpoint_of_its_items_and_resumes(tmp_path):
+    """--profile --checkpoint: its items (the first two rows' nodes) recorded as they finish,
+    each a vector written as one integer; a journal cut short resumes to the same profile,
+    whose sum is A319283's."""
+    journal = tmp_path / "p.jsonl"
+    first = run("count", "14", "--profile", "--checkpoint", journal)
+    assert first.exit_code == 0, first.output
+    profile = [int(t) for t in first.stdout.split(",")]
+    assert sum(profile) == oeis("A319283")[14] and profile[-1] == 365596
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    again = run("count", "14", "--profile", "--checkpoint", journal, "--workers", "2")
+    assert again.exit_code == 0 and [int(t) for t in again.stdout.split(",")] == profile
+    assert "nqueens: resumed" in again.stderr and "solutions" not in again.stderr
+    other = run("count", "9", "--profile", "--block", "0,0", "--checkpoint", tmp_path / "b.jsonl")
+    assert other.stdout == run("count", "9", "--profile", "--block", "0,0").stdout
+
+
+@pytest.mark.timeout(120)
+def test_a_profile_on_the_pool_stops_on_ctrl_c_and_leaves_no_process(tmp_path):
+    """Its items run on fresh processes that hand their vectors back as messages: Ctrl-C ends
+    them all within about a second, the finished items kept."""
+    journal = tmp_path / "p.jsonl"
+    code, seconds, stderr, below = interrupt_when(
+        ["count", "18", "--profile", "--checkpoint", journal, "--workers", "2"],
+        lambda pid: journal.exists() and len(journal.read_text().splitlines()) >= 2,
+    )
+    assert code == 130 and seconds < 3, (code, seconds, stderr)
+    assert gone(below), below
+    kept = len(journal.read_text().splitlines()) - 1
+    assert kept >= 1 and "Traceback" not in stderr.decode()

@@ -667,6 +667,25 @@ class Backend:
             )
         return self._profile(problem, plan)
 
+    def profile_partition(self, problem: Problem) -> tuple[Partition, Callable[[int], list[int]]]:
+        """The profile as the backend's numbered work items (checkpoints, Dask:
+        `api.profile_partitioned`): a partition whose items' counts are vectors written as
+        integers, and what reads the profile from their sum, where the backend cuts its counts."""
+        plan = self.plan(problem, Task.PROFILE)
+        if not self.capabilities.partition:
+            raise UnsupportedProblem(
+                f"backend {self.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)"
+            )
+        if problem.anywhere or problem.regions:
+            raise UnsupportedProblem(
+                "a profile is of the search that places a piece a row: not of pieces anywhere or regions"
+            )
+        return self._profile_partition(problem, plan)
+
+    def _profile_partition(self, problem: Problem, plan: Plan) -> tuple[Partition, Callable[[int], list[int]]]:
+        """Required with `capabilities.partition` and `Task.PROFILE` in `capabilities.tasks`."""
+        raise NotImplementedError(f"backend {self.name!r} cuts counts but not the profile's")
+
     def _profile(self, problem: Problem, plan: Plan) -> list[int]:
         """Required with `Task.PROFILE` in `capabilities.tasks`."""
         raise NotImplementedError(f"backend {self.name!r} declares {plan.task} but does not answer it")

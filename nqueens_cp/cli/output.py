@@ -180,7 +180,7 @@ def progress(label: str):
                     task,
                     completed=t.done,
                     total=t.total,
-                    found=f"{t.found:,} solutions",
+                    found=f"{t.found:,} solutions" if t.counts else "",
                     left="" if left is None else f"about {_duration(left)} left",
                 )
 

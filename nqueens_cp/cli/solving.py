@@ -399,14 +399,32 @@ def _count_one(
     check = check or bool(recount)
     if dask_wait is not None and dask is None:
         raise UserError("--dask-wait goes with --dask")
-    if profile and (partitioned or unique or symmetric is not None):
-        raise UserError("--profile counts nodes in one search: no --unique, --symmetric, --dask or --checkpoint")
+    if profile and (unique or symmetric is not None or check):
+        raise UserError("--profile counts nodes in one search: no --unique, --symmetric, --check or --recount")
     if profile:
         b, plan = prepare(p, backend, "profile", verbose, time_limit=time_limit, workers=workers, **solver)
+        saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
         try:
-            nodes = b.profile(p)
+            if partitioned:  # its work items on the pool or on Dask, into the checkpoint
+                with progress("sub-problems") as bar:
+                    bar.counts = False  # (the items add up vectors written as integers)
+                    nodes, plan = api.profile_partitioned(
+                        p,
+                        b,
+                        workers=workers,
+                        dask=dask,
+                        dask_wait=dask_wait,
+                        checkpoint=checkpoint,
+                        progress=bar,
+                        time_limit=time_limit,
+                    )
+                if bar.before and checkpoint is not None:
+                    before = f"{bar.before:,} of {bar.total:,} sub-problems were done before"
+                    sys.stderr.write(f"nqueens: resumed {checkpoint}: {before}\n")
+            else:
+                nodes = b.profile(p)
         except Unknown as exc:
-            raise PartialResult(f"{b.name}: {exc.reason.value} reached; a profile is whole or unknown") from None
+            raise PartialResult(f"{b.name}: {exc.reason.value} reached; a profile is whole or unknown{saved}") from None
         done = Outcome(status=Status.SOLVED if nodes[-1] else Status.NO_SOLUTION, count=nodes[-1])
         return record(p, b, plan, done, start) | {"count": nodes[-1], "nodes": sum(nodes), "profile": nodes}
     if symmetric is not None and (partitioned or unique):

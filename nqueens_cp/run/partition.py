@@ -60,6 +60,9 @@ class Partition:
     rebuild: Callable[[], Partition] | None = None
     #: The packages (and versions) a worker must run for its counts to be this client's.
     requires: dict[str, str] | None = None
+    #: Its items' counts may pass 64 bits (a vector written as one integer): the pool hands
+    #: them over as messages, not in its shared 64-bit slots.
+    wide: bool = False
 
 
 #: A runner: (part, the items to count[, a poll it calls at least every second or so, which may
@@ -276,11 +279,40 @@ def pool_runner(workers: int) -> Runner:
             part.prepare()
         if workers == 1 and poll is None:
             return ((i, part.func(part.context, i)) for i in indices)
+        if part.wide:
+            return _messages(part, indices, workers, poll)
         from .parallel import run_items  # a worker process even for one, where a poll must stop it in time
 
         return run_items(part.func, indices, workers, part.context, poll=poll)
 
     return run
+
+
+def _messages(
+    part: Partition, indices: Sequence[int], workers: int, poll: Callable[[], None] | None
+) -> Iterator[tuple[int, int]]:
+    """Items of any size of count on a pool of fresh processes, each result a message, as they finish; the
+    pool is terminated however the run ends (a stop, a poll that raises, the reader leaving)."""
+    import multiprocessing
+
+    pool = multiprocessing.get_context("spawn").Pool(workers)  # (a fork beside threads can inherit a held lock)
+    try:
+        pending = {i: pool.apply_async(part.func, (part.context, i)) for i in indices}
+        while pending:
+            ready = [i for i, result in pending.items() if result.ready()]
+            for i in ready:
+                yield i, pending.pop(i).get()
+            if not ready:
+                if poll is not None:
+                    poll()
+                time.sleep(MESSAGE_POLL_SECONDS)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+#: How long a pool of messages sleeps when no item has finished since it last looked.
+MESSAGE_POLL_SECONDS = 0.05
 
 
 #: How long a Dask run waits for its scheduler to answer, and then for at least one worker

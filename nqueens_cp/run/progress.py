@@ -32,6 +32,8 @@ class Tally:
     show: Callable[[Tally], None] | None = None
     #: How many were done at the first update: those a resumed checkpoint held.
     before: int | None = None
+    #: Whether `found` counts solutions (a profile's items add up vectors, not solutions).
+    counts: bool = True
 
     def update(self, done: int, total: int, found: int | None = None, cost: float | None = None) -> None:
         if self.before is None:
@@ -58,8 +60,8 @@ class Tally:
 
     def summary(self) -> str:
         took = time.monotonic() - self.started
-        solutions = f"{self.found:,} solution" + ("" if self.found == 1 else "s")
-        return f"{self.done:,} of {self.total:,} done, {solutions}, {took:.1f} s"
+        solutions = f", {self.found:,} solution" + ("" if self.found == 1 else "s") if self.counts else ""
+        return f"{self.done:,} of {self.total:,} done{solutions}, {took:.1f} s"
 
 
 def report(progress: Any, done: int, total: int, found: int | None = None, cost: float | None = None) -> None:

@@ -10,7 +10,7 @@ watcher (`backends/watch.py`) on Ctrl-C or the deadline.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -388,6 +388,14 @@ class BitmaskBackend(Backend):
         from .profile import profile
 
         return profile(problem, self.deadline(), plan.workers)
+
+    def _profile_partition(self, problem: Problem, plan: Plan) -> tuple[Partition, Callable[[int], list[int]]]:
+        from functools import partial
+
+        from .profile import decoded, partition
+
+        part, base = partition(problem)
+        return part, partial(decoded, base=base)
 
     def _count_symmetric(self, problem: Problem, plan: Plan, group: frozenset[str]) -> Outcome:
         """An orbit of squares at a time (`fixed_points`; `layouts.fixed_count` where walls cut

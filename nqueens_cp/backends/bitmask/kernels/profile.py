@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from .bits import ONE as _ONE
+from .bits import ZERO as _ZERO
 from .bits import popcount as _popcount
 from .bits import trailing_zeros
 
@@ -56,28 +57,35 @@ def profile(m, n, attack, free, first, stop, out):
 
 
 @njit(cache=True, nogil=True)
-def queens(m, n, first, stop, out):
-    """`profile` for queens on an open m x n board with nothing blocked, the branch whose row-0
-    queen stands in column `first`: the classic search, a row's attacks three words (columns,
-    diagonals shifted a row at a time), each node in O(1); the last row's nodes are counted
-    all at once."""
+def queens(m, n, prefix, stop, out):
+    """`profile` for queens on an open m x n board with nothing blocked, below the node whose
+    first rows hold `prefix` (a column a row, 1 <= len(prefix) < m): that node itself (at depth
+    len(prefix), where its queens do not attack each other) and every node under it. The
+    classic search: a row's attacks three words (columns, diagonals shifted a row at a time),
+    each node in O(1); the last row's nodes counted all at once."""
     full = (_ONE << np.uint64(n)) - _ONE if n < 64 else ~np.uint64(0)
     cols = np.zeros(m + 1, np.uint64)
     left = np.zeros(m + 1, np.uint64)
     right = np.zeros(m + 1, np.uint64)
     avail = np.zeros(m + 1, np.uint64)
-    bit = _ONE << np.uint64(first)
-    out[1] += 1
-    if m == 1:
+    c, lt, rt = _ZERO, _ZERO, _ZERO
+    for col in prefix:
+        bit = _ONE << np.uint64(col)
+        if bit & (c | lt | rt):
+            return True
+        c, lt, rt = c | bit, ((lt | bit) << _ONE) & full, (rt | bit) >> _ONE
+    d = prefix.shape[0]
+    out[d] += 1
+    if d == m:
         return True
-    cols[1], left[1], right[1] = bit, (bit << _ONE) & full, bit >> _ONE
-    avail[1] = full & ~(cols[1] | left[1] | right[1])
-    if m == 2:
-        out[2] += _popcount(avail[1])
+    nxt = full & ~(c | lt | rt)
+    if d + 1 == m:
+        out[m] += _popcount(nxt)
         return True
-    d = 1
+    top = d
+    cols[d], left[d], right[d], avail[d] = c, lt, rt, nxt
     spent = 0
-    while d >= 1:
+    while d >= top:
         if avail[d] == 0:
             d -= 1
             continue
