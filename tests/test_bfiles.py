@@ -67,3 +67,15 @@ def test_the_rows_of_k_queens_extend_a348129_and_sum_to_a287227():
     for n, row in enumerate(rows):
         assert sum(row) == sums[n] and row[0] == 1 and row[1:2] == ([n * n] if n else []), n
     assert rows[11][1:] == [nq.count(Problem(11, pieces=k)) for k in range(1, 12)]  # 1.5 s
+
+
+def test_the_profile_rows_extend_a319284_and_a269133_and_sum_to_a319283():
+    profile, rectangles = _rows(terms("A319284")), terms("A269133")
+    published = _rows(dict(enumerate(oeis("A319284"))))
+    assert profile[: len(published)] == published
+    sums = oeis("A319283")
+    for n, row in enumerate(profile):
+        assert row[0] == 1 and sum(row) == sums[n], n
+    flat = [v for row in profile[1:] for v in row[1:]]  # A269133's row n: A319284's without its root
+    assert [rectangles[i] for i in sorted(rectangles)] == flat and min(rectangles) == 1
+    assert nq.get_backend("bitmask").profile(Problem(13)) == profile[13]
