@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numbers
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
@@ -404,26 +404,34 @@ class Problem:
 
     def _clash(self, pieces: Sequence[Square], stops: set[Square]) -> tuple[Square, Square, str] | None:
         """Two of `pieces` that attack each other when lines stop at `stops` (walls, pawns), with
-        the move in words, or None. Each piece walks each of its lines to the first stop, the
-        board's edge, or (on a torus) back to itself; leaps jump. O(pieces x lines x n)."""
-        m, n, torus, rule = self.rows, self.n, self.torus, self.rule
+        the move in words, or None (`_moves_from` walks each piece's moves). O(pieces x lines x n)."""
         taken = set(pieces)
-        for r, c in pieces:
-            for a, b in self.steps():
-                if not self.anywhere and a == 0:
-                    continue  # one piece a row: rows are never shared (the placement says so)
-                sq = (r, c)
-                for _ in range(m * n):
-                    sq = ((sq[0] + a) % m, (sq[1] + b) % n) if torus else (sq[0] + a, sq[1] + b)
-                    if sq == (r, c) or sq in stops or not (0 <= sq[0] < m and 0 <= sq[1] < n):
-                        break
-                    if sq in taken:
-                        return (r, c), sq, "share a row" if a == 0 else "attack along a line"
-            for a, b in {image for move in rule.leapers for image in images(move)}:
-                sq = ((r + a) % m, (c + b) % n) if torus else (r + a, c + b)
-                if sq != (r, c) and sq in taken:
-                    return (r, c), sq, "are a leap apart"
+        for piece in pieces:
+            for sq, move in self._moves_from(piece, stops, rows=self.anywhere):
+                if sq in taken:
+                    return piece, sq, move
         return None
+
+    def _moves_from(self, square: Square, stops: set[Square], rows: bool = True) -> Iterator[tuple[Square, str]]:
+        """The squares a piece on `square` reaches, each with its move in words: every line
+        walked to the first square of `stops`, the board's edge or (on a torus) back to
+        `square` (along rows only with `rows`: one piece a row never shares one), then its
+        leaps, which jump. The one walk of the rules that `_clash` (the validator) and `_reach`
+        (what a piece covers) both take."""
+        m, n, torus = self.rows, self.n, self.torus
+        for a, b in self.steps():
+            if a == 0 and not rows:
+                continue
+            sq = square
+            for _ in range(m * n):
+                sq = ((sq[0] + a) % m, (sq[1] + b) % n) if torus else (sq[0] + a, sq[1] + b)
+                if sq == square or sq in stops or not (0 <= sq[0] < m and 0 <= sq[1] < n):
+                    break
+                yield sq, "share a row" if a == 0 else "attack along a line"
+        for a, b in {image for move in self.rule.leapers for image in images(move)}:
+            sq = ((square[0] + a) % m, (square[1] + b) % n) if torus else (square[0] + a, square[1] + b)
+            if sq != square and 0 <= sq[0] < m and 0 <= sq[1] < n:
+                yield sq, "are a leap apart"
 
     def attacks(self, a: Square, b: Square) -> bool:
         return self.rule.attacks(a, b, self.n, self.torus, self.rows)
@@ -617,21 +625,8 @@ class Problem:
 
     def _reach(self, square: Square) -> set[Square]:
         """The squares a piece on `square` attacks: its lines walked to the first wall, the
-        edge or (on a torus) back to itself, and its leaps."""
-        m, n, torus, walls = self.rows, self.n, self.torus, set(self.walls)
-        out: set[Square] = set()
-        for a, b in self.steps():
-            sq = square
-            for _ in range(m * n):
-                sq = ((sq[0] + a) % m, (sq[1] + b) % n) if torus else (sq[0] + a, sq[1] + b)
-                if sq == square or sq in walls or not (0 <= sq[0] < m and 0 <= sq[1] < n):
-                    break
-                out.add(sq)
-        for a, b in {image for move in self.rule.leapers for image in images(move)}:
-            sq = ((square[0] + a) % m, (square[1] + b) % n) if torus else (square[0] + a, square[1] + b)
-            if sq != square and 0 <= sq[0] < m and 0 <= sq[1] < n:
-                out.add(sq)
-        return out
+        edge or (on a torus) back to itself, and its leaps (`_moves_from`)."""
+        return {sq for sq, _ in self._moves_from(square, set(self.walls))}
 
     def _regions_broken(self, pieces: Sequence[Square]) -> str | None:
         """Why `pieces` break the region map (exactly one in each region), or None."""
