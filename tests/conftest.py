@@ -33,6 +33,16 @@ def oeis(number: str) -> list[int]:
     raise KeyError(number)
 
 
+def triangle(terms: list[int], first: int = 0) -> list[list[int]]:
+    """A triangle read by rows (OEIS's `tabl`), its row n holding n + 1 entries, from row `first`."""
+    out, at, n = [], 0, first
+    while at < len(terms):
+        out.append(terms[at : at + n + 1])
+        at += n + 1
+        n += 1
+    return out
+
+
 #: OEIS A000170: solutions of n-queens, n = 1..
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512]
 #: OEIS A002562: fundamental solutions (up to the 8 symmetries of the square), n = 1..

@@ -11,7 +11,7 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp.model.problem import Problem
 
-from .conftest import oeis
+from .conftest import oeis, triangle
 
 OEIS_DIR = Path(__file__).parent.parent / "docs" / "oeis"
 
@@ -50,13 +50,8 @@ def test_the_first_new_superqueen_terms_counted_again():
 
 
 def _rows(flat: dict[int, int]) -> list[list[int]]:
-    values = [flat[i] for i in sorted(flat)]
-    out, at, n = [], 0, 0
-    while at < len(values):
-        out.append(values[at : at + n + 1])
-        at += n + 1
-        n += 1
-    return out
+    """A b-file's triangle by rows (its first entry row 0's)."""
+    return triangle([flat[i] for i in sorted(flat)])
 
 
 def test_the_rows_of_k_queens_extend_a348129_and_sum_to_a287227():

@@ -13,21 +13,11 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp.model.problem import Problem
 
-from .conftest import gone, interrupt_when, oeis, run
-
-
-def _rows(triangle: list[int], first: int) -> list[list[int]]:
-    """A triangle read by rows, its row n holding n + 1 entries, from row `first`."""
-    out, at, n = [], 0, first
-    while at < len(triangle):
-        out.append(triangle[at : at + n + 1])
-        at += n + 1
-        n += 1
-    return out
+from .conftest import gone, interrupt_when, oeis, run, triangle
 
 
 def test_the_profile_is_oeis_s_and_its_sum_too():
-    rows = _rows(oeis("A319284"), 0)
+    rows = triangle(oeis("A319284"), 0)
     sums = oeis("A319283")
     for n in range(1, len(rows)):
         result = run("count", str(n), "--profile")
@@ -83,7 +73,7 @@ def test_a_larger_profile_matches_the_counts_of_its_rows():
 def test_a_range_of_rows_prints_the_rectangles_counts_as_oeis_rows():
     """A269133's row n is T(n, m) for m = 1..n (m queens on an m x n board): A319284's row n
     without its first entry."""
-    rows = _rows(oeis("A319284"), 0)
+    rows = triangle(oeis("A319284"), 0)
     for n in (8, 11):
         result = run("count", str(n), "--rows", f"1..{n}")
         assert result.exit_code == 0, result.stderr
@@ -93,7 +83,7 @@ def test_a_range_of_rows_prints_the_rectangles_counts_as_oeis_rows():
 
 
 def test_a_range_of_pieces_prints_a348129_s_row_and_its_sum_is_a287227():
-    rows = _rows(oeis("A348129"), 0)
+    rows = triangle(oeis("A348129"), 0)
     sums = oeis("A287227")
     for n in (6, 8):
         result = run("count", str(n), "--pieces", f"1..{n}")

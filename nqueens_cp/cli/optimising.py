@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -30,7 +29,7 @@ from .options import (
     backend_options,
     problem_options,
 )
-from .output import echo, no_solution, prepare, progress, record
+from .output import echo, no_solution, prepare, progress, record, tell_resumed
 
 CountOpt = Annotated[bool, typer.Option("--count", help="Count the optimal placements too (a second search).")]
 CheckpointOpt = Annotated[
@@ -134,9 +133,7 @@ def _optimum(
                 progress=bar,
                 time_limit=time_limit,
             )
-        if bar.before and checkpoint is not None:
-            before = f"{bar.before:,} of {bar.total:,} sub-problems were done before"
-            sys.stderr.write(f"nqueens: resumed {checkpoint}: {before}\n")
+        tell_resumed(bar, checkpoint)
     else:
         outcome = b.optimum(p, task, independent=independent, count=count, unique=unique)
     placed = replace(p, pieces=max(1, outcome.value or 0))

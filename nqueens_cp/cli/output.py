@@ -253,3 +253,11 @@ def output_format(fmt: str | None, as_json: bool, known: tuple[str, ...], defaul
     if fmt not in known:
         raise UserError(f"unknown format {fmt!r} (known: {', '.join(known)})")
     return fmt
+
+
+def tell_resumed(bar: Any, checkpoint: Path | None) -> None:
+    """One line on stderr where a run resumed a checkpoint: how many of its sub-problems were
+    done before (a progress Tally's first update)."""
+    if bar.before and checkpoint is not None:
+        before = f"{bar.before:,} of {bar.total:,} sub-problems were done before"
+        sys.stderr.write(f"nqueens: resumed {checkpoint}: {before}\n")

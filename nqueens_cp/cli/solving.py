@@ -47,6 +47,7 @@ from .output import (
     prepare,
     progress,
     record,
+    tell_resumed,
 )
 
 
@@ -418,9 +419,7 @@ def _count_one(
                         progress=bar,
                         time_limit=time_limit,
                     )
-                if bar.before and checkpoint is not None:
-                    before = f"{bar.before:,} of {bar.total:,} sub-problems were done before"
-                    sys.stderr.write(f"nqueens: resumed {checkpoint}: {before}\n")
+                tell_resumed(bar, checkpoint)
             else:
                 nodes = b.profile(p)
         except Unknown as exc:
@@ -488,9 +487,8 @@ def _count_one(
                 raise
         if recount:
             sys.stderr.write(f"nqueens: {plan.reason}\n")
-        if bar.before and checkpoint is not None and not check:
-            before = f"{bar.before:,} of {bar.total:,} sub-problems were done before"
-            sys.stderr.write(f"nqueens: resumed {checkpoint}: {before}\n")
+        if not check:
+            tell_resumed(bar, checkpoint)
         outcome = Outcome(status=Status.SOLVED if total else Status.NO_SOLUTION, count=total)
         rec = record(p, b, plan, outcome, start) | {"count": total}
     elif unique:

@@ -71,6 +71,16 @@ def _moves(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
     return np.array(steps, np.int64).reshape(-1, 2), np.array(leaps, np.int64).reshape(-1, 2)
 
 
+def open_rows(problem: Problem, shut: set[Square]) -> np.ndarray:
+    """The columns of each row a piece may take: every square but those `shut`, a mask a row."""
+    out = np.zeros(problem.rows, np.uint64)
+    for r in range(problem.rows):
+        for c in range(problem.n):
+            if (r, c) not in shut:
+                out[r] |= np.uint64(1) << np.uint64(c)
+    return out
+
+
 def _rows_mask(problem: Problem, squares: set[Square] | list[Square] | tuple[Square, ...]) -> np.ndarray:
     out = np.zeros(problem.rows, np.uint64)
     for r, c in squares:
@@ -123,11 +133,7 @@ def tables(problem: Problem, pawns: tuple[Square, ...], orbits: list[list[Square
     m, n = problem.rows, problem.n
     att = attack_table(problem, pawns)
     shut = closed(problem) | set(pawns)
-    free = np.zeros(m, np.uint64)
-    for r in range(m):
-        for c in range(n):
-            if (r, c) not in shut:
-                free[r] |= np.uint64(1) << np.uint64(c)
+    free = open_rows(problem, shut)
     for r, c in problem.fixed:
         mine = np.uint64(1) << np.uint64(c)
         others = att[r * n + c].copy()

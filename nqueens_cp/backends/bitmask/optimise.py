@@ -140,12 +140,7 @@ def _tables(problem: Problem, independent: bool) -> tuple[np.ndarray, ...] | Non
     attack = cover.copy()
     for s in range(m * n):
         attack[s, s // n] &= ~(np.uint64(1) << np.uint64(s % n))
-    shut = layouts.closed(problem)
-    free = np.zeros(m, np.uint64)
-    for r in range(m):
-        for c in range(n):
-            if (r, c) not in shut:
-                free[r] |= np.uint64(1) << np.uint64(c)
+    free = layouts.open_rows(problem, layouts.closed(problem))
     need, allow = free.copy(), free.copy()
     for r, c in problem.fixed:
         s = r * n + c

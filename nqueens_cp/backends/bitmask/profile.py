@@ -33,14 +33,8 @@ BITS = 64
 def tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
     """(attack, free): each square's attacks a mask a row (its row included), and the columns
     each row may take (usable squares; a pre-placed piece's row, its column alone)."""
-    m, n = problem.rows, problem.n
     attack = layouts.attack_table(problem, ())
-    shut = layouts.closed(problem)
-    free = np.zeros(m, np.uint64)
-    for r in range(m):
-        for c in range(n):
-            if (r, c) not in shut:
-                free[r] |= np.uint64(1) << np.uint64(c)
+    free = layouts.open_rows(problem, layouts.closed(problem))
     for r, c in problem.fixed:
         free[r] &= np.uint64(1) << np.uint64(c)
     return attack, free
