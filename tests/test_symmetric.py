@@ -104,6 +104,8 @@ def test_count_symmetric_prints_a_table_and_a_record_and_refuses_in_one_line():
     result = run("count", "12", "--piece", "superqueen", "--symmetric", "rot90", "--json")
     rec = json.loads(result.stdout)
     assert (rec["format"], rec["count"], rec["symmetric"]) == ("nqueens_cp.symmetric/1", 4, "rot90")
+    stopped = run("count", "26", "--piece", "superqueen", "--symmetric", "rot180", "--time-limit", "0.5")
+    assert stopped.exit_code == 3 and "time limit reached; the symmetric count is unknown" in stopped.stderr
     for args, said in (
         (["--symmetric", "rot45"], "no symmetry 'rot45'"),
         (["--rows", "6", "--symmetric", "rot90"], "rot90 does not map this board"),
