@@ -42,6 +42,7 @@ def test_the_superqueen_terms_extend_oeis_s_and_keep_its_identities(number):
         assert 2 * a[n] + 4 * b[n] + 8 * c[n] == total[n - 1], n
 
 
+@pytest.mark.long  # (4 s; the identities above hold every term to the published totals)
 def test_the_first_new_superqueen_terms_counted_again():
     """n = 22: the half turn's solutions (4 s), and the quarter turn's (none: n = 2 mod 4)."""
     assert nq.count_symmetric(Problem(22, "superqueen"), "rot90") == 2 * terms("A352661")[22]

@@ -67,7 +67,7 @@ A006075 = [1, 4, 4, 4, 5, 8, 10, 12, 14, 16]
 A018807 = [4, 79, 3600, 281571]
 
 
-@pytest.mark.parametrize("n", range(2, 9))
+@pytest.mark.parametrize("n", [*range(2, 8), pytest.param(8, marks=pytest.mark.long)])
 def test_bishops_kings_and_knights_closed_forms(n: int):
     """Placed anywhere, any piece: bishops 2n - 2 at most in 2^n ways, and n to cover; kings
     ceil(n/2)^2 at most (on an even board in A018807's ways; on an odd one, one way), and

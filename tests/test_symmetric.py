@@ -74,6 +74,7 @@ def test_every_symmetric_solution_and_no_other_is_counted(p, symmetry):
     assert nq.count_symmetric(p, symmetry, "cpsat") == expected
 
 
+@pytest.mark.long  # (layouts' fixed counts also make every class count of pieces anywhere: test_walls)
 @pytest.mark.parametrize(
     "p",
     [
