@@ -51,12 +51,13 @@ def _hopeless(unc, left, spill, most):
 
 
 @njit(cache=True, nogil=True)
-def search(n, cover, attack, last, need, allow0, k, independent, spill, most, first, stop, out, only=-1):
+def search(n, cover, attack, last, need, allow0, k, independent, spill, most, first, stop, out, only=-1, then=-1):
     """The sets of at most `k` pieces (on squares `allow0` permits) that cover `need` (a row of
     bits a board row) with their last piece in square order and not before, each once (every
     set of the fewest pieces that cover is one): the number found, each written as a row of
     `out` (its squares r * n + c, -1 after them) while rows are left; with `first`, 1 at most.
-    `only` >= 0: the sets whose first piece stands on that square alone (a work item)."""
+    `only` >= 0: the sets whose first piece stands on that square alone (a work item); `then`
+    >= 0 too: and whose second piece stands on that one."""
     m = need.shape[0]
     unc = np.zeros((k + 1, m), np.uint64)
     allow = np.zeros((k + 1, m), np.uint64)
@@ -114,6 +115,11 @@ def search(n, cover, attack, last, need, allow0, k, independent, spill, most, fi
             allow[d + 1, rr] = allow[d, rr] & ~attack[s, rr] if independent else allow[d, rr]
         nxt[d + 1] = s + 1
         hi[d + 1] = last[u]
+        if d == 0 and then >= 0:  # (a work item of the first two pieces)
+            if then <= s or then > last[u]:
+                continue
+            nxt[1] = then
+            hi[1] = then
         d += 1
     stop[NODES] += spent
     return found

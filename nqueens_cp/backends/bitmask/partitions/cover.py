@@ -29,12 +29,29 @@ def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline 
     if k == 0:  # the optimum is the pre-placed pieces alone, which cover: item 0 holds their one set
         return Counts(int(0 in indices.tolist()))
     none = np.zeros((0, max(1, k)), np.int64)
+    squares = problem.rows * problem.n
     total = 0
     for i in indices.tolist():
-        total += int(
-            search(problem.n, cover, attack, last, need, allow, k, independent, spill, most, first, stop, none, i)
-        )
+        one, two = _item(i, k, problem.n, squares)
+        tables = (cover, attack, last, need, allow, k, independent, spill, most, first, stop, none, one, two)
+        total += int(search(problem.n, *tables))
     return Counts(total)
+
+
+def _item(i: int, k: int, n: int, squares: int) -> tuple[int, int]:
+    """Item i's first square and second (-1: any): the first row's squares hold the heaviest
+    subtrees (every set starts there or later), so each is cut again by its second piece's
+    square; the others are whole."""
+    if k < 2:
+        return i, -1
+    cut = n * squares  # (the first row's squares, each with a second square of the board)
+    return (i // squares, i % squares) if i < cut else (n + i - cut, -1)
+
+
+def size(problem: Problem, k: int) -> int:
+    """How many items: the first row's squares by every second square, then the rest whole."""
+    squares = problem.rows * problem.n
+    return squares if k < 2 else problem.n * squares + squares - problem.n
 
 
 def items(
@@ -49,10 +66,9 @@ def items(
     square of the board (those past the first one's last cover count none); with `first`, each
     item stops at its first set. `load` loads the kernel (`optimise`, which makes the tables,
     counts a small board's items)."""
-    size = problem.rows * problem.n
     return Items(
         fingerprint(problem, 0, Split.COVER) | {"pieces": k, "independent": independent, "first": first},
-        size,
+        size(problem, k),
         run,
         (problem, k, independent, tables, first),
         load,
