@@ -360,27 +360,14 @@ class BitmaskBackend(Backend):
         progress) and the solutions each subgroup of the problem's symmetries fixes
         (`fixed_points`), by orbit size (`classes_by_orbit`). A stop raises Unknown with the
         count so far where the count was under way, none after it (classes are then unknown)."""
-        from .fixed_points import Orbits
-
         group = problem_symmetries(problem)
         outcome = self.count(problem)
         if outcome.status is Status.UNKNOWN:
             assert outcome.reason is not None
             raise Unknown(self.name, outcome.reason, partial=outcome.count)
-        deadline = self.deadline()
-        fixed: dict[frozenset[str], int] = {}
-        if problem.walled:
-            from ..watch import watched
-            from . import layouts
-
-            with watched(deadline) as stop:
-                for k in subgroups(group):
-                    fixed[k] = (outcome.count or 0) if len(k) == 1 else layouts.fixed_count(problem, k, stop)
-            deadline.check(None)
-        else:
-            orbits = Orbits(problem)
-            for k in subgroups(group):
-                fixed[k] = (outcome.count or 0) if len(k) == 1 else orbits.count_fixed(k, lambda: deadline.check(None))
+        groups = subgroups(group)
+        fixed = self._fixed_points(problem, [k for k in groups if len(k) > 1])
+        fixed |= {k: outcome.count or 0 for k in groups if len(k) == 1}
         symmetric = {key: fixed[frozenset(names)] for key, names in SYMMETRIC_BY.items() if frozenset(names) in fixed}
         return ClassCount(group, classes_by_orbit(group, fixed), symmetric, stats=outcome.stats)
 
@@ -398,26 +385,33 @@ class BitmaskBackend(Backend):
         return part, partial(decoded, base=base)
 
     def _count_symmetric(self, problem: Problem, plan: Plan, group: frozenset[str]) -> Outcome:
-        """An orbit of squares at a time (`fixed_points`; `layouts.fixed_count` where walls cut
-        lines or pieces stand anywhere); the identity alone is the count."""
+        """An orbit of squares at a time (`_fixed_points`); the identity alone is the count."""
         if group == {"identity"}:
             return self.count(problem)
-        deadline = self.deadline()
         try:
-            if problem.walled:
-                from ..watch import watched
-                from . import layouts
-
-                with watched(deadline) as stop:
-                    found = layouts.fixed_count(problem, group, stop)
-                deadline.check(None)
-            else:
-                from .fixed_points import Orbits
-
-                found = Orbits(problem).count_fixed(group, lambda: deadline.check(None))
+            found = self._fixed_points(problem, [group])[group]
         except Unknown as exc:
             return Outcome(status=Status.UNKNOWN, reason=exc.reason, stats={})
         return Outcome(status=Status.SOLVED, count=found, stats={})
+
+    def _fixed_points(self, problem: Problem, groups: list[frozenset[str]]) -> dict[frozenset[str], int]:
+        """The solutions every symmetry of each of `groups` (subgroups of the problem's, not the
+        trivial one) maps onto themselves, searched an orbit of squares at a time:
+        `layouts.fixed_count` where walls cut lines or pieces stand anywhere, `fixed_points`
+        otherwise. Raises Unknown at the deadline or a stop."""
+        deadline = self.deadline()
+        if problem.walled:
+            from ..watch import watched
+            from . import layouts
+
+            with watched(deadline) as stop:
+                found = {k: layouts.fixed_count(problem, k, stop) for k in groups}
+            deadline.check(None)
+            return found
+        from .fixed_points import Orbits
+
+        orbits = Orbits(problem)
+        return {k: orbits.count_fixed(k, lambda: deadline.check(None)) for k in groups}
 
     def partition(
         self, problem: Problem, depth: int | None = None, follow: dict[str, Any] | None = None, running: bool = True
