@@ -137,8 +137,7 @@ def count_partitioned(
     from .run.partition import recount as recounted
 
     p, b, plan = prepare(problem, backend, "count", {})
-    if not b.capabilities.partition:
-        raise UnsupportedProblem(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
+    b.check_cuts()
     if check and checkpoint is None:
         raise ValueError("check re-reads a checkpoint: give one")
     if recount and not check:

@@ -226,6 +226,11 @@ def test_the_optimal_count_resumes_from_its_checkpoint(tmp_path):
     assert on_dask.exit_code == 0 and on_dask.stdout.startswith("5 (optimal), 4,860 minimum sets"), on_dask.output
     refused = run("dominate", "9", "--checkpoint", tmp_path / "x.jsonl")
     assert refused.exit_code == 2 and "give --count" in refused.stderr
+    for command in (["dominate", "6", "--count"], ["count", "6"]):  # (a backend that cuts no count)
+        uncut = run(*command, "-b", "cpsat", "--checkpoint", tmp_path / "y.jsonl")
+        assert uncut.exit_code == 2 and uncut.stderr == (
+            "nqueens: error: backend 'cpsat' cannot cut a count into sub-problems (--dask, --checkpoint)\n"
+        )
 
 
 def test_a_backend_that_does_not_count_classes_refuses_unique_naming_those_that_do():

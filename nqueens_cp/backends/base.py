@@ -660,27 +660,31 @@ class Backend:
         """The nodes at each depth 0..rows of a search that places a piece a row, top to bottom:
         entry k the placements of the first k rows the rules allow among themselves, the last
         the solutions. Raises Unknown at a stop (a profile is whole or unknown)."""
-        plan = self.plan(problem, Task.PROFILE)
-        if problem.anywhere or problem.regions:
-            raise UnsupportedProblem(
-                "a profile is of the search that places a piece a row: not of pieces anywhere or regions"
-            )
-        return self._profile(problem, plan)
+        return self._profile(problem, self._profile_plan(problem))
 
     def profile_partition(self, problem: Problem) -> tuple[Partition, Callable[[int], list[int]]]:
         """The profile as the backend's numbered work items (checkpoints, Dask:
         `api.profile_partitioned`): a partition whose items' counts are vectors written as
         integers, and what reads the profile from their sum, where the backend cuts its counts."""
+        plan = self._profile_plan(problem)
+        self.check_cuts()
+        return self._profile_partition(problem, plan)
+
+    def _profile_plan(self, problem: Problem) -> Plan:
+        """The plan of a profile, refused where the search places no piece a row."""
         plan = self.plan(problem, Task.PROFILE)
-        if not self.capabilities.partition:
-            raise UnsupportedProblem(
-                f"backend {self.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)"
-            )
         if problem.anywhere or problem.regions:
             raise UnsupportedProblem(
                 "a profile is of the search that places a piece a row: not of pieces anywhere or regions"
             )
-        return self._profile_partition(problem, plan)
+        return plan
+
+    def check_cuts(self) -> None:
+        """Refuse, in one line, a run cut into sub-problems on a backend that does not cut."""
+        if not self.capabilities.partition:
+            raise UnsupportedProblem(
+                f"backend {self.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)"
+            )
 
     def _profile_partition(self, problem: Problem, plan: Plan) -> tuple[Partition, Callable[[int], list[int]]]:
         """Required with `capabilities.partition` and `Task.PROFILE` in `capabilities.tasks`."""
@@ -742,10 +746,7 @@ class Backend:
         """The optimal placements of an optimisation whose optimum `value` is proved, as the
         backend's numbered work items (checkpoints, Dask: `api.count_optimal`), where it cuts
         its counts (`capabilities.partition`)."""
-        if not self.capabilities.partition:
-            raise UnsupportedProblem(
-                f"backend {self.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)"
-            )
+        self.check_cuts()
         return self._optimum_partition(problem, Task(task), independent, value)
 
     def _optimum_partition(self, problem: Problem, task: Task, independent: bool, value: int) -> Partition:

@@ -439,8 +439,7 @@ def _count_one(
         return rec
     if partitioned:
         b, _ = prepare(p, backend, "count", verbose, **solver)  # refused, not dropped
-        if not b.capabilities.partition:
-            raise UserError(f"backend {b.name!r} cannot cut a count into sub-problems (--dask, --checkpoint)")
+        b.check_cuts()
         if unique:
             raise UserError("--unique counts classes in one run: it takes no --dask or --checkpoint")
         if check and time_limit is not None:
