@@ -233,3 +233,17 @@ def test_the_commands_take_any_piece(tmp_path):
     assert r.exit_code == 1 and "share a diagonal" in r.stdout
     assert "piece = RNN" in run("export", 6, "--piece", "RNN", "--to", "dimacs").stdout
     assert run("verify", 6, "--piece", "R[1,4]").stdout.strip().endswith("agree")
+
+
+@pytest.mark.parametrize("text", ["B", "K", "N", "NN", "BN", "WD", "DD", "HH", "queen", "RN"])
+def test_the_attack_relation_is_the_walk_of_the_moves_for_any_piece(text):
+    """`Piece.attacks` (offsets, and a row's or a column's steps for a piece without the rook's
+    lines) against the walk of every move from a square (`Problem._reach`), on open boards,
+    plain and wrapped, square and not."""
+    for m, n in ((3, 3), (4, 5), (5, 5), (4, 7)):
+        for torus in (False, True):
+            p = Problem(n, text, rows=m, torus=torus, pieces=1)
+            squares = [(r, c) for r in range(m) for c in range(n)]
+            for a in squares:
+                reach = p._reach(a)
+                assert [p.attacks(a, b) for b in squares if b != a] == [b in reach for b in squares if b != a]

@@ -211,14 +211,6 @@ class Piece:
             shape = (n if rows is None else rows, n)
             moves = [(images(m), True) for m in self.riders] + [(images(m), False) for m in self.leapers]
             moves += [(frozenset({m, (-m[0], -m[1])}), True) for m in self.lines]
-            if torus:  # a step reaches (dr, dc) mod the board; a row's steps (a = 0) too
-                m_, n_ = shape
-                return any(
-                    ((k * x - dr) % m_, (k * y - dc) % n_) == (0, 0)
-                    for steps, ride in moves
-                    for x, y in steps
-                    for k in range(1, (m_ * n_ if ride else 1) + 1)
-                )
             return any(_reaching(dr, dc, steps, shape, torus, ride) is not None for steps, ride in moves)
         return dc in self.offsets(dr, n, torus, rows)
 
@@ -273,6 +265,8 @@ def _reaching(
         if torus:
             if a and any((d - dc) % n == 0 for d in _torus_reach(a, b, dr, m, n, ride)):
                 return (a, b)
+            if not a and dr % m == 0 and any((k * b - dc) % n == 0 for k in range(1, (n if ride else 1) + 1)):
+                return (a, b)  # (along a row, which wraps after n columns)
         elif any((k * a, k * b) == (dr, dc) for k in range(1, max(m, n) if ride else 2)):
             return (a, b)
     return None
