@@ -21,20 +21,16 @@ from .bits import trailing_zeros
 
 @njit(cache=True, nogil=True)
 def profile(m, n, attack, free, first, stop, out):
-    """Add to out[k] the nodes at depth k (out[0], the root, once) of the row search of an m-row
-    board: `attack[s, r]` the columns of row r a piece on square s = r * n + c attacks, `free[r]`
-    the columns row r may take. `first` >= 0 searches only the branch whose row-0 piece stands
-    in that column (a work item; the root is then not counted). Stops when stop[0] is set
-    (checked every 65,536 nodes) and returns False; True when the tree was walked."""
+    """Add to out[k] the nodes at depth k >= 1 of the row search of an m-row board in the branch
+    whose row-0 piece stands in column `first` (a work item; the root is the caller's):
+    `attack[s, r]` the columns of row r a piece on square s = r * n + c attacks, `free[r]` the
+    columns row r may take. Stops when stop[0] is set (checked every 65,536 nodes) and returns
+    False; True when the branch was walked."""
     avail = np.zeros((m + 1, m), np.uint64)
     bits = np.zeros(m + 1, np.uint64)
     for r in range(m):
         avail[0, r] = free[r]
-    if first < 0:
-        out[0] += 1
-        bits[0] = free[0]
-    else:
-        bits[0] = free[0] & (_ONE << np.uint64(first))
+    bits[0] = free[0] & (_ONE << np.uint64(first))
     d = 0
     spent = 0
     while d >= 0:
