@@ -58,9 +58,9 @@ def _segments(problem: Problem, squares: list[list[Square]]) -> int:
 
 
 def _cliques(problem: Problem) -> int:
-    """The squares covered by cliques (sets of squares every two of which attack each other:
-    each holds at most one piece), made greedily in row order: the king's 2 x 2 blocks, the
-    bishop's diagonals, the knight's pairs a leap apart."""
+    """How many cliques (sets of squares every two of which attack each other: each holds at
+    most one piece) cover the free squares, made greedily in row order: the king's 2 x 2
+    blocks, the bishop's diagonals, the knight's pairs a leap apart."""
     p = anywhere(problem, 1)
     shut = layouts.closed(problem)
     free = [(r, c) for r in range(problem.rows) for c in range(problem.n) if (r, c) not in shut]
@@ -196,8 +196,8 @@ def search_tables(problem: Problem, independent: bool) -> tuple[np.ndarray, ...]
 def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool, workers: int = 1) -> Optimum | None:
     """The fewest pieces that dominate the board (see the module), None where none can (pre-
     placed pieces that attack each other, asked to be independent; no independent set that
-    dominates). The minimum sets are counted as numbered work items (`partitions.cover`), on
-    `workers` processes."""
+    dominates). From `PARALLEL_FROM` pieces each size is refuted on `workers` processes; the
+    minimum sets are counted as numbered work items (`partitions.cover`) on them."""
     from .kernels.cover import search
     from .partitions import count_items
 

@@ -1,7 +1,8 @@
 """The count of the sets of k pieces that dominate a board cut into numbered work items: one a
-square the first piece (in square order) takes, up to the last square that covers the first
-square to cover (`kernels.cover`). The list is fixed for a problem and k, so item i means the
-same in every run."""
+square the first piece (in square order) takes (`kernels.cover`), those of the first row cut
+again by the second piece's square, since every set starts there or later and their subtrees
+are the heaviest (`_item`). The list is fixed for a problem and k, so item i means the same in
+every run."""
 
 from __future__ import annotations
 
@@ -62,8 +63,8 @@ def items(
     load: Callable[[], None],
     first: bool = False,
 ) -> Items:
-    """The sets of k pieces besides the pre-placed ones that dominate `problem`: an item a
-    square of the board (those past the first one's last cover count none); with `first`, each
+    """The sets of k pieces besides the pre-placed ones that dominate `problem`, as the items
+    of the module (those whose squares the search never takes count none); with `first`, each
     item stops at its first set. `load` loads the kernel (`optimise`, which makes the tables,
     counts a small board's items)."""
     return Items(
