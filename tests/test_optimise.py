@@ -10,6 +10,7 @@ from dataclasses import replace
 from itertools import combinations
 from math import factorial
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -122,7 +123,8 @@ def brute(p: Problem, task: str, independent: bool = False) -> tuple[int | None,
         good = [
             s
             for s in combinations(free, k)
-            if set(p.fixed) <= set(s) and (quiet(s) if task == "max" or independent else True)
+            if set(p.fixed) <= set(s)
+            and (quiet(s) if task == "max" or independent else True)
             and (task == "max" or covers(s))
         ]
         if good:
@@ -196,7 +198,7 @@ def test_the_engine_matches_the_brute_force(p: Problem, goal: str) -> None:
 
 
 def test_the_minimum_sets_are_counted_as_work_items_in_this_process_or_on_the_pool():
-    """A square for each item, where the first piece stands: 1 worker or 2, the same count
+    """An item a branch of the search's first two nodes: 1 worker or 2, the same count
     (A002564, A002568)."""
     for workers in (1, 2):
         b = get_backend("bitmask", workers=workers)
@@ -204,6 +206,37 @@ def test_the_minimum_sets_are_counted_as_work_items_in_this_process_or_on_the_po
         assert b.optimum(Problem(9), "dominate", count=True).count == A002564[8]
         assert b.optimum(Problem(10), "dominate", independent=True, count=True).count == A002568[9]
         assert b.optimum(Problem(6, fixed=[(0, 0), (2, 4), (4, 2)]), "dominate", count=True).count == 1
+
+
+@pytest.mark.parametrize(
+    "p, independent",
+    [
+        (Problem(8), False),
+        (Problem(9), True),
+        (Problem(7, blocked=[(3, 3)], walls=[(1, 5), (4, 0)]), False),
+        (Problem(6, "king"), False),
+    ],
+)
+def test_the_work_items_split_the_sets_once_each(p: Problem, independent: bool):
+    """Every item counted on its own (an item a branch of the root and one of its child's): the
+    items' counts add up to the whole search's, and to the brute force's count of the minimum
+    sets (A002564(8) = 4,860; A002568(9) = 92)."""
+    from nqueens_cp.backends.bitmask.kernels.cover import search
+    from nqueens_cp.backends.bitmask.optimise import ALL, search_tables
+    from nqueens_cp.backends.bitmask.partitions import cover
+
+    k, sets, _ = brute(p, "dominate", independent) if p.n < 8 else (p.n // 2 + 1, None, None)
+    sets = sets if sets is not None else (A002564[7] if not independent else A002568[8])
+    tables = search_tables(p, independent)
+    assert tables is not None and k is not None
+    stop = np.zeros(4, np.int64)
+    none = np.zeros((0, k), np.int64)
+    c, by, attack, need, allow, spill, most = tables
+    whole = search(p.n, c, by, attack, need, allow, k, independent, spill, most, False, stop, none, ALL)
+    items = cover.items(p, k, independent, tables, lambda: None)
+    parts = [int(items.run(items.context, np.array([i]), stop).count) for i in range(items.size)]
+    assert sum(parts) == whole == sets
+    assert sets == 1 or sum(1 for got in parts if got) > 1  # (the sets spread over the items)
 
 
 def test_the_optimal_count_resumes_from_its_checkpoint(tmp_path):

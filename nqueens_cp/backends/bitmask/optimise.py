@@ -182,15 +182,15 @@ def _greedy_cover(problem: Problem, independent: bool) -> list[Square] | None:
 
 
 def search_tables(problem: Problem, independent: bool) -> tuple[np.ndarray, ...] | None:
-    """The cover search's arguments for `problem`: (cover, attack, last, need, allow, spill,
-    most), or None where independence is asked of pre-placed pieces that attack each other."""
-    from .kernels.cover import lasts
+    """The cover search's arguments for `problem`: (cover, by, attack, need, allow, spill, most),
+    or None where independence is asked of pre-placed pieces that attack each other."""
+    from .kernels.cover import coverers
 
     t = _tables(problem, independent)
     if t is None:
         return None
     cover, attack, need, allow, spill, most = t
-    return cover, attack, lasts(problem.n, cover, allow), need, allow, spill, most
+    return cover, coverers(problem.n, cover), attack, need, allow, spill, most
 
 
 def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool, workers: int = 1) -> Optimum | None:
@@ -209,7 +209,7 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
     best = Optimum(None, None, fixed)
     if greedy is not None:
         best = Optimum(len(greedy), problem.placed(greedy), fixed)
-    cover, attack, last, need, allow, spill, most = t
+    cover, by, attack, need, allow, spill, most = t
     top = problem.rows * n - len(layouts.closed(problem))
     with watched(deadline) as stop:
         for k in range(fixed, (best.value if best.value is not None else top) + 1):
@@ -222,7 +222,7 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
                     best.bound = k + 1  # (an item a first square, every one searched to its end)
                     continue
             out = np.full((1, max(1, k - fixed)), -1, np.int64)
-            got = search(n, cover, attack, last, need, allow, k - fixed, independent, spill, most, True, stop, out)
+            got = search(n, cover, by, attack, need, allow, k - fixed, independent, spill, most, True, stop, out, ALL)
             if stop[0]:
                 return best
             if got:
@@ -253,6 +253,9 @@ def cover_items(problem: Problem, independent: bool, value: int) -> Items:
         raise UnsupportedProblem("the pre-placed pieces attack each other: no independent set holds them")
     return cut.items(problem, value - len(problem.fixed), independent, t, _load_cover)
 
+
+#: The work-item path that searches the whole tree (`kernels.cover.search`).
+ALL = np.full(2, -1, np.int64)
 
 #: The pieces (besides the pre-placed) from which a size is refuted on the pool: below it a
 #: search takes milliseconds, less than starting the workers.
@@ -292,11 +295,11 @@ def minimum_sets(problem: Problem, deadline: Deadline, independent: bool, value:
     n, fixed = problem.n, len(problem.fixed)
     t = search_tables(problem, independent)
     assert t is not None  # (`fewest` found sets)
-    cover, attack, last, need, allow, spill, most = t
+    cover, by, attack, need, allow, spill, most = t
     k = value - fixed
     out = np.full((count, max(1, k)), -1, np.int64)
     with watched(deadline) as stop:
-        search(n, cover, attack, last, need, allow, k, independent, spill, most, False, stop, out)
+        search(n, cover, by, attack, need, allow, k, independent, spill, most, False, stop, out, ALL)
     deadline.check(None)
     given = np.array([r * n + c for r, c in problem.fixed], np.int64)
     return np.hstack([np.tile(given, (count, 1)), out[:, :k]])

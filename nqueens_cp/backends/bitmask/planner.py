@@ -200,7 +200,7 @@ def optimum_plan(problem: Problem, task: Task, settings: dict[str, Any], default
     if task == Task.MAX:
         why = "a placement found greedily, then from the cliques' bound down, each size searched for one"
         return Plan(task, "max-descending", why, workers)
-    why = "a set found greedily, then from the pre-placed pieces up, each size searched in square order with row bounds"
+    why = "a set found greedily, then from the pre-placed pieces up, each size branched on the square fewest cover"
     return Plan(task, "cover-ascending", why, workers)
 
 

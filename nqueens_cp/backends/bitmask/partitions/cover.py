@@ -1,8 +1,8 @@
-"""The count of the sets of k pieces that dominate a board cut into numbered work items: one a
-square the first piece (in square order) takes (`kernels.cover`), those of the first row cut
-again by the second piece's square, since every set starts there or later and their subtrees
-are the heaviest (`_item`). The list is fixed for a problem and k, so item i means the same in
-every run."""
+"""The count of the sets of k pieces that dominate a board cut into numbered work items: the
+search's (`kernels.cover`) root branches on the squares that could cover one square, and each
+child again on another's; an item is a branch of the root and one of its child's (the second
+number runs to the most squares any square has to cover it, so some items hold no branch and
+count none). The list is fixed for a problem and k, so item i means the same in every run."""
 
 from __future__ import annotations
 
@@ -26,33 +26,32 @@ def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline 
     """The sets of items `indices` (a stop leaves what was counted: a lower bound)."""
     from ..kernels.cover import search
 
-    problem, k, independent, (cover, attack, last, need, allow, spill, most), first = ctx
+    problem, k, independent, (cover, by, attack, need, allow, spill, most), first = ctx
     if k == 0:  # the optimum is the pre-placed pieces alone, which cover: item 0 holds their one set
         return Counts(int(0 in indices.tolist()))
     none = np.zeros((0, max(1, k)), np.int64)
-    squares = problem.rows * problem.n
+    wide = _widest(by, allow)
     total = 0
     for i in indices.tolist():
-        one, two = _item(i, k, problem.n, squares)
-        tables = (cover, attack, last, need, allow, k, independent, spill, most, first, stop, none, one, two)
+        path = np.array(divmod(i, wide) if k > 1 else (i, -1), np.int64)
+        tables = (cover, by, attack, need, allow, k, independent, spill, most, first, stop, none, path)
         total += int(search(problem.n, *tables))
     return Counts(total)
 
 
-def _item(i: int, k: int, n: int, squares: int) -> tuple[int, int]:
-    """Item i's first square and second (-1: any): the first row's squares hold the heaviest
-    subtrees (every set starts there or later), so each is cut again by its second piece's
-    square; the others are whole."""
-    if k < 2:
-        return i, -1
-    cut = n * squares  # (the first row's squares, each with a second square of the board)
-    return (i // squares, i % squares) if i < cut else (n + i - cut, -1)
+def _widest(by: np.ndarray, allow: np.ndarray) -> int:
+    """The most allowed squares any square has to cover it: no node has more children."""
+    counts = np.unpackbits((by & allow).view(np.uint8), axis=1).sum(axis=1)
+    return max(1, int(counts.max()))
 
 
-def size(problem: Problem, k: int) -> int:
-    """How many items: the first row's squares by every second square, then the rest whole."""
-    squares = problem.rows * problem.n
-    return squares if k < 2 else problem.n * squares + squares - problem.n
+def size(problem: Problem, k: int, tables: tuple[np.ndarray, ...]) -> int:
+    """How many items: the root's branches, by the most any child can have where k > 1."""
+    from ..kernels.cover import root_choices
+
+    _, by, _, need, allow, _, _ = tables
+    root = int(root_choices(problem.n, by, need, allow))
+    return root * _widest(by, allow) if k > 1 else root
 
 
 def items(
@@ -69,7 +68,7 @@ def items(
     counts a small board's items)."""
     return Items(
         fingerprint(problem, 0, Split.COVER) | {"pieces": k, "independent": independent, "first": first},
-        size(problem, k),
+        size(problem, k, tables),
         run,
         (problem, k, independent, tables, first),
         load,
