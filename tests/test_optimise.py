@@ -197,6 +197,51 @@ def test_the_engine_matches_the_brute_force(p: Problem, goal: str) -> None:
     assert found == brute(p, task, independent)
 
 
+@st.composite
+def symmetric_boards(draw: st.DrawFn) -> Problem:
+    """Square boards whose walls, holes and pre-placed pieces are unions of orbits under a few
+    of the symmetries the test writes out (`IMAGES`): the search for one set cuts its root by
+    whichever symmetries the board keeps."""
+    n = draw(st.integers(3, 5))
+    names = draw(st.lists(st.sampled_from(sorted(IMAGES)), max_size=3))
+    squares = [(r, c) for r in range(n) for c in range(n)]
+
+    def orbits(count: int) -> list[tuple[int, int]]:
+        seeds = draw(st.lists(st.sampled_from(squares), max_size=count))
+        got = set(seeds)
+        while True:  # (closed under the drawn symmetries and their products)
+            more = got | {IMAGES[g](r, c, n, n) for g in names for r, c in got}
+            if more == got:
+                return sorted(got)
+            got = more
+
+    walls = orbits(1)
+    blocked = [sq for sq in orbits(2) if sq not in walls]
+    fixed = [sq for sq in orbits(1) if sq not in walls and sq not in blocked][:4]
+    piece = draw(st.sampled_from(["queen", "rook", "king", "bishop", "knight"]))
+    return Problem(n, piece, torus=draw(st.booleans()), walls=walls, blocked=blocked, fixed=fixed)
+
+
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(symmetric_boards(), boards()), st.booleans())
+def test_the_search_for_one_set_cut_by_the_symmetries_finds_one_exactly_from_the_optimum(p: Problem, independent: bool):
+    """Some set of k pieces (besides the pre-placed) dominates exactly from the brute force's
+    optimum up: the root's children one an orbit of the squares covering a square the most
+    symmetries fix, the orbits before each ruled out, lose no set but an image of another."""
+    from nqueens_cp.backends.base import Deadline
+    from nqueens_cp.backends.bitmask.optimise import _exists, search_tables
+
+    optimum = brute(p, "dominate", independent)[0]
+    if optimum is None or len(p.walls) + len(p.blocked) == p.rows * p.n:  # (no set, or no square)
+        return
+    tables = search_tables(p, independent)
+    if tables is None:
+        return
+    fixed = len(p.fixed)
+    for k in range(optimum - fixed + 2):
+        assert _exists(p, k, independent, tables, 1, Deadline("bitmask", None)) == (k >= optimum - fixed), k
+
+
 def test_the_minimum_sets_are_counted_as_work_items_in_this_process_or_on_the_pool():
     """An item a branch of the search's first two nodes: 1 worker or 2, the same count
     (A002564, A002568)."""

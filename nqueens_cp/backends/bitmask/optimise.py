@@ -196,8 +196,9 @@ def search_tables(problem: Problem, independent: bool) -> tuple[np.ndarray, ...]
 def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool, workers: int = 1) -> Optimum | None:
     """The fewest pieces that dominate the board (see the module), None where none can (pre-
     placed pieces that attack each other, asked to be independent; no independent set that
-    dominates). From `PARALLEL_FROM` pieces each size is refuted on `workers` processes; the
-    minimum sets are counted as numbered work items (`partitions.cover`) on them."""
+    dominates). From `PARALLEL_FROM` pieces each size is refuted as work items on `workers`
+    processes (or in this one), the search's root cut by the problem's symmetries; the minimum
+    sets are counted as numbered work items (`partitions.cover`) on them."""
     from .kernels.cover import search
     from .partitions import count_items
 
@@ -213,13 +214,13 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
     top = problem.rows * n - len(layouts.closed(problem))
     with watched(deadline) as stop:
         for k in range(fixed, (best.value if best.value is not None else top) + 1):
-            if workers > 1 and k - fixed >= PARALLEL_FROM:
+            if k - fixed >= PARALLEL_FROM:
                 try:
                     refuted = not _exists(problem, k - fixed, independent, t, workers, deadline)
                 except Unknown:  # (the deadline, on the pool: what is proved stands)
                     return best
                 if refuted:
-                    best.bound = k + 1  # (an item a first square, every one searched to its end)
+                    best.bound = k + 1  # (every item searched to its end)
                     continue
             out = np.full((1, max(1, k - fixed)), -1, np.int64)
             got = search(n, cover, by, attack, need, allow, k - fixed, independent, spill, most, True, stop, out, ALL)
@@ -257,8 +258,9 @@ def cover_items(problem: Problem, independent: bool, value: int) -> Items:
 #: The work-item path that searches the whole tree (`kernels.cover.search`).
 ALL = np.full(2, -1, np.int64)
 
-#: The pieces (besides the pre-placed) from which a size is refuted on the pool: below it a
-#: search takes milliseconds, less than starting the workers.
+#: The pieces (besides the pre-placed) from which a size is refuted as work items, the root cut
+#: by the symmetries (on the pool where there are workers): below it a search takes
+#: milliseconds, less than starting the workers.
 PARALLEL_FROM = 5
 
 
@@ -284,7 +286,7 @@ def _load_cover() -> None:
     small = Problem(3)
     tables = search_tables(small, False)
     assert tables is not None
-    warm(cut.run, (small, 1, False, tables, False))
+    warm(cut.run, (small, 1, False, tables, None))
 
 
 def minimum_sets(problem: Problem, deadline: Deadline, independent: bool, value: int, count: int) -> np.ndarray:
