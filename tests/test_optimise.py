@@ -224,14 +224,19 @@ def symmetric_boards(draw: st.DrawFn) -> Problem:
 
 @settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(symmetric_boards(), boards()), st.booleans())
-def test_the_search_for_one_set_cut_by_the_symmetries_finds_one_exactly_from_the_optimum(p: Problem, independent: bool):
+def test_the_search_cut_by_the_symmetries_finds_one_set_from_the_optimum_and_weighs_each_to_its_count(
+    p: Problem, independent: bool
+):
     """Some set of k pieces (besides the pre-placed) dominates exactly from the brute force's
-    optimum up: the root's children one an orbit of the squares covering a square the most
-    symmetries fix, the orbits before each ruled out, lose no set but an image of another."""
+    optimum up: the root's children one an orbit of the squares covering one square, the orbits
+    before each ruled out, lose no set but an image of another; and the sets found, each weighed
+    by its orbit's share, add up to the brute force's count of the minimum sets."""
     from nqueens_cp.backends.base import Deadline
     from nqueens_cp.backends.bitmask.optimise import _exists, search_tables
 
-    optimum = brute(p, "dominate", independent)[0]
+    optimum, sets, _ = brute(p, "dominate", independent)
+    if optimum is not None and optimum > len(p.fixed):
+        assert bitmask().optimum(p, "dominate", independent=independent, count=True).count == sets
     if optimum is None or len(p.walls) + len(p.blocked) == p.rows * p.n:  # (no set, or no square)
         return
     tables = search_tables(p, independent)
@@ -263,11 +268,12 @@ def test_the_minimum_sets_are_counted_as_work_items_in_this_process_or_on_the_po
     ],
 )
 def test_the_work_items_split_the_sets_once_each(p: Problem, independent: bool):
-    """Every item counted on its own (an item a branch of the root and one of its child's): the
-    items' counts add up to the whole search's, and to the brute force's count of the minimum
-    sets (A002564(8) = 4,860; A002568(9) = 92)."""
+    """Every item counted on its own (an item an orbit of the root's branches under the board's
+    symmetries, and a branch of its child's): the items' weighed counts add up to the whole
+    search's, which is the brute force's count of the minimum sets (A002564(8) = 4,860;
+    A002568(9) = 92)."""
     from nqueens_cp.backends.bitmask.kernels.cover import search
-    from nqueens_cp.backends.bitmask.optimise import ALL, search_tables
+    from nqueens_cp.backends.bitmask.optimise import WHOLE, search_tables
     from nqueens_cp.backends.bitmask.partitions import cover
 
     k, sets, _ = brute(p, "dominate", independent) if p.n < 8 else (p.n // 2 + 1, None, None)
@@ -277,10 +283,10 @@ def test_the_work_items_split_the_sets_once_each(p: Problem, independent: bool):
     stop = np.zeros(4, np.int64)
     none = np.zeros((0, k), np.int64)
     c, by, attack, need, allow, spill, most = tables
-    whole = search(p.n, c, by, attack, need, allow, k, independent, spill, most, False, stop, none, ALL)
+    whole = search(p.n, c, by, attack, need, allow, k, independent, spill, most, False, stop, none, *WHOLE)
     items = cover.items(p, k, independent, tables, lambda: None)
     parts = [int(items.run(items.context, np.array([i]), stop).count) for i in range(items.size)]
-    assert sum(parts) == whole == sets
+    assert sum(parts) == whole * items.denominator and whole == sets
     assert sets == 1 or sum(1 for got in parts if got) > 1  # (the sets spread over the items)
 
 

@@ -63,6 +63,13 @@ class Partition:
     #: Its items' counts may pass 64 bits (a vector written as one integer): the pool hands
     #: them over as messages, not in its shared 64-bit slots.
     wide: bool = False
+    #: The items' counts add up to this many times the total (items that weigh what they count
+    #: by a fraction of one, over this common denominator).
+    denominator: int = 1
+
+    def total(self, counts: int) -> int:
+        """The total that the items' counts (all of them, or those finished: a lower bound) make."""
+        return counts // self.denominator
 
 
 #: A runner: (part, the items to count[, a poll it calls at least every second or so, which may
@@ -610,19 +617,19 @@ def count_partitioned(
     try:
         todo = [i for i in range(part.size) if i not in done]
         found = sum(done.values())
-        report(progress, len(done), part.size, found)
+        report(progress, len(done), part.size, part.total(found))
         if todo:
             run = runner or pool_runner(1)
             for index, count in run(part, todo) if deadline is None else run(part, todo, poll):
                 record(index, count)
                 found += count
-                report(progress, len(done), part.size, found)
+                report(progress, len(done), part.size, part.total(found))
     except _DeadlinePassed:
-        raise PartialCount(sum(done.values()), len(done), part.size) from None
+        raise PartialCount(part.total(sum(done.values())), len(done), part.size) from None
     finally:
         if ckpt:
             ckpt.close()
-    return sum(done.values())
+    return part.total(sum(done.values()))
 
 
 def checked_total(part: Partition, path: Path) -> int:
@@ -633,7 +640,7 @@ def checked_total(part: Partition, path: Path) -> int:
     hand, or a record copied from another checkpoint, is refused), and the total is their sum.
     What it does not: that a count is right. The CRC is computed from public data, so anyone
     who can write the file can forge a record that passes; `recount` is the second source."""
-    return sum(_finished(part, path).values())
+    return part.total(sum(_finished(part, path).values()))
 
 
 def _finished(part: Partition, path: Path) -> dict[int, int]:

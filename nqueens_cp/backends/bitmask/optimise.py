@@ -223,7 +223,8 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
                     best.bound = k + 1  # (every item searched to its end)
                     continue
             out = np.full((1, max(1, k - fixed)), -1, np.int64)
-            got = search(n, cover, by, attack, need, allow, k - fixed, independent, spill, most, True, stop, out, ALL)
+            kernel = (cover, by, attack, need, allow, k - fixed, independent, spill, most, True, stop, out)
+            got = search(n, *kernel, *WHOLE)
             if stop[0]:
                 return best
             if got:
@@ -255,8 +256,9 @@ def cover_items(problem: Problem, independent: bool, value: int) -> Items:
     return cut.items(problem, value - len(problem.fixed), independent, t, _load_cover)
 
 
-#: The work-item path that searches the whole tree (`kernels.cover.search`).
-ALL = np.full(2, -1, np.int64)
+#: The cover search's last arguments for the whole tree, each set counted once
+#: (`kernels.cover.search`: no work item's path, no weights).
+WHOLE = (np.full(2, -1, np.int64), np.zeros(1, np.uint64), 0, 0)
 
 #: The pieces (besides the pre-placed) from which a size is refuted as work items, the root cut
 #: by the symmetries (on the pool where there are workers): below it a search takes
@@ -286,7 +288,7 @@ def _load_cover() -> None:
     small = Problem(3)
     tables = search_tables(small, False)
     assert tables is not None
-    warm(cut.run, (small, 1, False, tables, None))
+    warm(cut.run, cut.items(small, 2, False, tables, _load_cover).context)
 
 
 def minimum_sets(problem: Problem, deadline: Deadline, independent: bool, value: int, count: int) -> np.ndarray:
@@ -301,7 +303,7 @@ def minimum_sets(problem: Problem, deadline: Deadline, independent: bool, value:
     k = value - fixed
     out = np.full((count, max(1, k)), -1, np.int64)
     with watched(deadline) as stop:
-        search(n, cover, by, attack, need, allow, k, independent, spill, most, False, stop, out, ALL)
+        search(n, cover, by, attack, need, allow, k, independent, spill, most, False, stop, out, *WHOLE)
     deadline.check(None)
     given = np.array([r * n + c for r, c in problem.fixed], np.int64)
     return np.hstack([np.tile(given, (count, 1)), out[:, :k]])

@@ -20,8 +20,11 @@ branch ends in. With `independent`, a piece may not stand on a square an earlier
 The search stops at the first set (`first`), counts them all (an `out` of no rows), or writes
 them all (a set a row of `out`, as many rows as the count said); it stops early at stop[FLAG]
 and adds its nodes to stop[NODES]. `path` names a work item: the branches its first two
-nodes take (-1: all). tests/test_optimise.py holds it to OEIS A075458, A075324, A002564,
-A002568 and a brute force.
+nodes take (-1: all). A count may weigh each set: with `scale` > 0, a set counts scale // a,
+where a is how many of its pieces stand on the squares of `orbit`, plus `base` (a work item
+cut by symmetries counts a set found under several of its images as a fraction of one each,
+written over a common denominator: `partitions.cover`). tests/test_optimise.py holds it to
+OEIS A075458, A075324, A002564, A002568 and a brute force.
 """
 
 from __future__ import annotations
@@ -114,6 +117,15 @@ def _write(out, row, chosen, d, last):
 
 
 @njit(cache=True, inline="always")
+def _on(chosen, d, orbit, n, base):
+    """`base` and how many of the pieces chosen[:d] stand on `orbit`'s squares."""
+    a = base
+    for i in range(d):
+        a += np.int64((orbit[chosen[i] // n] >> np.uint64(chosen[i] % n)) & _ONE)
+    return a
+
+
+@njit(cache=True, inline="always")
 def _keep_branch(cands, allow, which):
     """Keep only the `which`-th square of `cands`, those before it ruled out of `allow` as its
     earlier siblings would have been; False where there is no such branch."""
@@ -133,12 +145,13 @@ def _keep_branch(cands, allow, which):
 
 
 @njit(cache=True, nogil=True)
-def search(n, cover, by, attack, need, allow0, k, independent, spill, most, first, stop, out, path):
+def search(n, cover, by, attack, need, allow0, k, independent, spill, most, first, stop, out, path, orbit, scale, base):
     """The sets of at most `k` pieces (on squares `allow0` permits) that cover `need` (a row of
     bits a board row), each once (every set of the fewest pieces that cover is one): the
     number found, each written as a row of `out` (its squares r * n + c, -1 after them) while
     rows are left; with `first`, 1 at most. `path[0]`, `path[1]` >= 0: only the sets under
-    that branch of the root, and of its child (a work item)."""
+    that branch of the root, and of its child (a work item). `scale` > 0 (a count, no rows
+    written): each set weighed as the module says."""
     m = need.shape[0]
     unc = np.zeros((k + 1, m), np.uint64)
     allow = np.zeros((k + 1, m), np.uint64)
@@ -160,12 +173,10 @@ def search(n, cover, by, attack, need, allow0, k, independent, spill, most, firs
             nodes += 1
             left = k - d
             if _empty(unc[d]):
-                if path[0] < 0 or d > 0:  # (the root covered already: the first item holds it)
+                if d > 0 or path[0] <= 0:  # (the root covered already: item 0 holds it)
                     if found < out.shape[0]:
                         _write(out, found, chosen, d, -1)
-                    found += 1
-                elif path[0] == 0:
-                    found += 1
+                    found += scale // _on(chosen, d, orbit, n, base) if scale else 1
                 if first or (out.shape[0] and found >= out.shape[0]):
                     break
                 d -= 1
@@ -175,6 +186,14 @@ def search(n, cover, by, attack, need, allow0, k, independent, spill, most, firs
                 continue
             if left == 1 and not (d < 2 and path[d] >= 0):
                 got = _last_fits(n, by, unc[d], allow[d], fit)
+                if scale:  # (the last piece on the orbit or not)
+                    on = 0
+                    for r in range(m):
+                        on += _popcount(fit[r] & orbit[r])
+                    a = _on(chosen, d, orbit, n, base)
+                    found += (got - on) * (scale // a) + on * (scale // (a + 1))
+                    d -= 1
+                    continue
                 row = found
                 for r in range(m):
                     bits = fit[r]

@@ -68,7 +68,9 @@ class Items:
     """A count as `size` numbered work items: run(context, indices, stop, deadline) counts
     some of them. `load` loads the compiled kernels in this process (before forking workers that
     share them); `info` is what a checkpoint records beside item i's count; `per_call` how many
-    items one call takes in this process (one call per item costs more than a small item)."""
+    items one call takes in this process (one call per item costs more than a small item);
+    `denominator` how many times the count the items' counts add up to (items that weigh a
+    set by a fraction of one, over this common denominator)."""
 
     fingerprint: dict[str, Any]
     size: int
@@ -77,12 +79,16 @@ class Items:
     load: Callable[[], None]
     info: Callable[[int], dict[str, Any]] | None = None
     per_call: int = 1
+    denominator: int = 1
 
     def partition(self) -> Partition:
         """The items for checkpoints and Dask (`run.partition`), which take each item's count."""
         from ....run.partition import Partition
 
-        return Partition(self.fingerprint, self.size, item_count, (self.run, self.context), self.load, self.info)
+        context = (self.run, self.context)
+        return Partition(
+            self.fingerprint, self.size, item_count, context, self.load, self.info, denominator=self.denominator
+        )
 
 
 def warm(run: Run, context: Any, indices: int = 1) -> None:
@@ -130,12 +136,19 @@ def count_items(
     other items are dropped), the count then what was found."""
     from ...watch import watched
 
-    check = deadline.check if bounded else lambda _found: deadline.check(None)
+    share = items.denominator
+    check = (lambda found: deadline.check(found // share)) if bounded else lambda _found: deadline.check(None)
 
     def poll(found: int) -> None:
         if enough is not None and found >= enough:
             raise _Enough(found)
         check(found)
+
+    def whole(counts: Counts) -> Counts:
+        """The count, the items' weights over their denominator added up."""
+        if counts.count % share:
+            raise ValueError(f"the items' weights ({counts.count}) are not a whole number of {share}ths")
+        return counts._replace(count=counts.count // share)
 
     if workers > 1:
         from ....run.parallel import share_work
@@ -143,7 +156,7 @@ def count_items(
         items.load()
         context = (items.run, items.context)
         try:
-            return Counts(*share_work(item_counts, items.size, workers, context, WIDTH, progress, poll))
+            return whole(Counts(*share_work(item_counts, items.size, workers, context, WIDTH, progress, poll)))
         except _Enough as done:
             return Counts(done.found)
     total = Counts()
@@ -156,10 +169,10 @@ def count_items(
             check(total.count)  # a call stopped at the deadline: its counts are not taken
             total = total.plus(got)
             spent += time.perf_counter() - start
-            report(progress, lo + part.size, items.size, total.count, spent)
+            report(progress, lo + part.size, items.size, total.count // share, spent)
             if enough is not None and total.count >= enough:
                 break
-        return total._replace(nodes=int(stop[NODES]))
+        return whole(total._replace(nodes=int(stop[NODES])))
 
 
 class Split(StrEnum):
