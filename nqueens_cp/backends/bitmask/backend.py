@@ -319,8 +319,9 @@ class BitmaskBackend(Backend):
 
     def _optimum_classes(self, problem: Problem, plan: Plan, independent: bool, outcome: Outcome) -> int | None:
         """The maximum placements by class: the classes of a count of that many pieces anywhere
-        (Burnside, `layouts.fixed_count`); the minimum sets by class: every set written out
-        (`optimise.minimum_sets`, its size checked first) and named by its least image."""
+        (Burnside, `layouts.fixed_count`); the minimum sets by class: at least one set of each
+        class written out (`optimise.minimum_sets`, its size checked first), named by its least
+        image; the classes' sizes must add up to the count, which was weighed another way."""
         from ...model.symmetry import set_classes
         from . import optimise
 

@@ -292,18 +292,17 @@ def _load_cover() -> None:
 
 
 def minimum_sets(problem: Problem, deadline: Deadline, independent: bool, value: int, count: int) -> np.ndarray:
-    """Every set of `value` pieces that dominates (the `count` of them `fewest` found), a row
-    each: the pre-placed pieces' squares then the others', r * n + c. Raises Unknown at a stop."""
-    from .kernels.cover import search
+    """Sets of `value` pieces that dominate, at least one of each symmetry class (of the `count`
+    sets `fewest` found), a row each: the pre-placed pieces' squares then the others', r * n + c
+    (`partitions.cover.found_sets`). Raises Unknown at a stop."""
+    from .partitions import cover as cut
 
-    n, fixed = problem.n, len(problem.fixed)
+    n = problem.n
     t = search_tables(problem, independent)
     assert t is not None  # (`fewest` found sets)
-    cover, by, attack, need, allow, spill, most = t
-    k = value - fixed
-    out = np.full((count, max(1, k)), -1, np.int64)
+    parts = cut.items(problem, value - len(problem.fixed), independent, t, _load_cover)
     with watched(deadline) as stop:
-        search(n, cover, by, attack, need, allow, k, independent, spill, most, False, stop, out, *WHOLE)
+        found = cut.found_sets(parts.context, count, stop)
     deadline.check(None)
     given = np.array([r * n + c for r, c in problem.fixed], np.int64)
-    return np.hstack([np.tile(given, (count, 1)), out[:, :k]])
+    return np.hstack([np.tile(given, (found.shape[0], 1)), found])

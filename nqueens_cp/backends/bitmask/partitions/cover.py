@@ -67,6 +67,34 @@ def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline 
     return Counts(total)
 
 
+def found_sets(ctx: Context, rows: int, stop: np.ndarray) -> np.ndarray:
+    """The sets found below the root's children, at most `rows`, a row each (the child's square,
+    then those the search chose below it; r * n + c): every class of sets is among them, each
+    set once, since no set lies below two children. A stop leaves those found so far."""
+    from ..kernels.cover import search
+
+    problem, k, independent, (cover, by, attack, need, _, spill, most), roots, _, _ = ctx
+    if k == 0 or not need.any():
+        return np.zeros((int(not need.any()), k), np.int64)
+    out = np.full((rows, k), -1, np.int64)
+    filled = 0
+    unweighed = (np.zeros(1, np.uint64), 0, 0)
+    for square, room, _ in roots:
+        left = need & ~cover[square]
+        if k == 1 or not left.any():
+            out[filled : filled + int(not left.any()), 0] = square
+            filled += int(not left.any())
+            continue
+        room = room & ~attack[square] if independent else room
+        into = np.full((rows - filled, k - 1), -1, np.int64)
+        kernel = (cover, by, attack, left, room, k - 1, independent, spill, most, False, stop, into)
+        got = int(search(problem.n, *kernel, np.full(2, -1, np.int64), *unweighed))
+        out[filled : filled + got, 0] = square
+        out[filled : filled + got, 1:] = into[:got]
+        filled += got
+    return out[:filled]
+
+
 def _roots(problem: Problem, by: np.ndarray, need: np.ndarray, allow: np.ndarray) -> list[Root]:
     """The children of the search's root (see the module), in square order."""
     from ....model.symmetry import image_square, problem_symmetries
