@@ -139,6 +139,19 @@ def test_sigterm_stops_the_pool_and_leaves_no_worker():
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("args", [["count", 21, "--profile"], ["dominate", 16, "--independent", "--count"]])
+def test_sigterm_stops_a_checkpointed_run_on_one_worker_mid_item(tmp_path, args):
+    """With --checkpoint and one worker the items ran in the command's own process, each a
+    compiled call no signal reaches: SIGTERM waited for the item's end (a profile's of n = 20:
+    minutes). They now run in a worker process, which the stop ends."""
+    journal = tmp_path / "c.jsonl"
+    cmd = [*args, "--workers", 1, "--checkpoint", journal]
+    code, took, err, workers = interrupt_when(cmd, tree_busy(SEARCHING), signal.SIGTERM)
+    assert code == 143 and took < STOP, (code, took, err)
+    assert one_line(err).startswith("nqueens: terminated") and gone(workers)
+
+
+@pytest.mark.slow
 def test_workers_die_with_a_parent_killed_outright():
     workers, ended = children_of_a_killed_run(["count", 19, "--workers", 2], with_workers(2))
     assert len(workers) == 2 and ended, "workers outlived a parent killed with SIGKILL"
