@@ -24,6 +24,7 @@ from ...model.problem import Problem, Solution, Square
 from ..base import Deadline, Unknown, UnsupportedProblem
 from ..watch import watched
 from . import layouts
+from .partitions import cover as cut
 from .partitions.base import Items
 
 
@@ -196,10 +197,10 @@ def search_tables(problem: Problem, independent: bool) -> tuple[np.ndarray, ...]
 def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool, workers: int = 1) -> Optimum | None:
     """The fewest pieces that dominate the board (see the module), None where none can (pre-
     placed pieces that attack each other, asked to be independent; no independent set that
-    dominates). From `PARALLEL_FROM` pieces each size is refuted as work items on `workers`
-    processes (or in this one), the search's root cut by the problem's symmetries; the minimum
-    sets are counted as numbered work items (`partitions.cover`) on them."""
-    from .kernels.cover import search
+    dominates). Each size is searched below the search's root cut by the problem's symmetries
+    (`partitions.cover`), for its first set; from `PARALLEL_FROM` pieces, where there are
+    workers, it is refuted first on the pool. The minimum sets are counted as numbered work
+    items on them."""
     from .partitions import count_items
 
     n, fixed = problem.n, len(problem.fixed)
@@ -210,11 +211,10 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
     best = Optimum(None, None, fixed)
     if greedy is not None:
         best = Optimum(len(greedy), problem.placed(greedy), fixed)
-    cover, by, attack, need, allow, spill, most = t
     top = problem.rows * n - len(layouts.closed(problem))
     with watched(deadline) as stop:
         for k in range(fixed, (best.value if best.value is not None else top) + 1):
-            if k - fixed >= PARALLEL_FROM:
+            if workers > 1 and k - fixed >= PARALLEL_FROM:
                 try:
                     refuted = not _exists(problem, k - fixed, independent, t, workers, deadline)
                 except Unknown:  # (the deadline, on the pool: what is proved stands)
@@ -222,13 +222,11 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
                 if refuted:
                     best.bound = k + 1  # (every item searched to its end)
                     continue
-            out = np.full((1, max(1, k - fixed)), -1, np.int64)
-            kernel = (cover, by, attack, need, allow, k - fixed, independent, spill, most, True, stop, out)
-            got = search(n, *kernel, *WHOLE)
+            found = cut.found_sets(cut.items(problem, k - fixed, independent, t, _load_cover, True).context, 1, stop)
             if stop[0]:
                 return best
-            if got:
-                placed = [*problem.fixed, *(divmod(int(s), n) for s in out[0] if s >= 0)]
+            if found.shape[0]:
+                placed = [*problem.fixed, *(divmod(int(s), n) for s in found[0] if s >= 0)]
                 best.value, best.solution = len(placed), problem.placed(placed)
                 best.bound = best.value
                 break
@@ -248,7 +246,6 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
 def cover_items(problem: Problem, independent: bool, value: int) -> Items:
     """The sets of `value` pieces (the pre-placed among them) that dominate, as numbered work
     items (`partitions.cover`)."""
-    from .partitions import cover as cut
 
     t = search_tables(problem, independent)
     if t is None:
@@ -260,9 +257,8 @@ def cover_items(problem: Problem, independent: bool, value: int) -> Items:
 #: (`kernels.cover.search`: no work item's path, no weights).
 WHOLE = (np.full(2, -1, np.int64), np.zeros(1, np.uint64), 0, 0)
 
-#: The pieces (besides the pre-placed) from which a size is refuted as work items, the root cut
-#: by the symmetries (on the pool where there are workers): below it a search takes
-#: milliseconds, less than starting the workers.
+#: The pieces (besides the pre-placed) from which a size is refuted on the pool where there
+#: are workers: below it a search takes milliseconds, less than starting the workers.
 PARALLEL_FROM = 5
 
 
@@ -273,7 +269,6 @@ def _exists(
     for one on the pool, all of them to their end where none has one (a size refuted), the
     run ended at the first found otherwise (the set itself is then searched in this process)."""
     from .partitions import count_items
-    from .partitions import cover as cut
 
     parts = cut.items(problem, k, independent, t, _load_cover, first=True)
     return count_items(parts, workers, deadline, enough=1).count > 0
@@ -282,7 +277,6 @@ def _exists(
 def _load_cover() -> None:
     """The cover kernel loaded in this process (before forking the workers that share it): a
     3 x 3 board's items counted."""
-    from .partitions import cover as cut
     from .partitions.base import warm
 
     small = Problem(3)
@@ -295,7 +289,6 @@ def minimum_sets(problem: Problem, deadline: Deadline, independent: bool, value:
     """Sets of `value` pieces that dominate, at least one of each symmetry class (of the `count`
     sets `fewest` found), a row each: the pre-placed pieces' squares then the others', r * n + c
     (`partitions.cover.found_sets`). Raises Unknown at a stop."""
-    from .partitions import cover as cut
 
     n = problem.n
     t = search_tables(problem, independent)

@@ -80,6 +80,8 @@ def found_sets(ctx: Context, rows: int, stop: np.ndarray) -> np.ndarray:
     filled = 0
     unweighed = (np.zeros(1, np.uint64), 0, 0)
     for square, room, _ in roots:
+        if filled == rows:
+            break
         left = need & ~cover[square]
         if k == 1 or not left.any():
             out[filled : filled + int(not left.any()), 0] = square
@@ -88,7 +90,7 @@ def found_sets(ctx: Context, rows: int, stop: np.ndarray) -> np.ndarray:
         room = room & ~attack[square] if independent else room
         into = np.full((rows - filled, k - 1), -1, np.int64)
         kernel = (cover, by, attack, left, room, k - 1, independent, spill, most, False, stop, into)
-        got = int(search(problem.n, *kernel, np.full(2, -1, np.int64), *unweighed))
+        got = min(int(search(problem.n, *kernel, np.full(2, -1, np.int64), *unweighed)), rows - filled)
         out[filled : filled + got, 0] = square
         out[filled : filled + got, 1:] = into[:got]
         filled += got
