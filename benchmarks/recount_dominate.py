@@ -16,7 +16,8 @@ import numpy as np
 
 import nqueens_cp as nq
 from nqueens_cp.backends.bitmask.kernels.cover import search
-from nqueens_cp.backends.bitmask.optimise import WHOLE, search_tables
+from nqueens_cp.backends.bitmask.optimise import search_tables
+from nqueens_cp.backends.bitmask.partitions.cover import WHOLE
 from nqueens_cp.backends.watch import tally
 
 

@@ -275,8 +275,9 @@ def test_the_work_items_split_the_sets_once_each(p: Problem, independent: bool):
     search's, which is the brute force's count of the minimum sets (A002564(8) = 4,860;
     A002568(9) = 92)."""
     from nqueens_cp.backends.bitmask.kernels.cover import search
-    from nqueens_cp.backends.bitmask.optimise import WHOLE, search_tables
+    from nqueens_cp.backends.bitmask.optimise import search_tables
     from nqueens_cp.backends.bitmask.partitions import cover
+    from nqueens_cp.backends.bitmask.partitions.cover import WHOLE
 
     k, sets, _ = brute(p, "dominate", independent) if p.n < 8 else (p.n // 2 + 1, None, None)
     sets = sets if sets is not None else (A002564[7] if not independent else A002568[8])

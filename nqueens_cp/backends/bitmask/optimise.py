@@ -253,10 +253,6 @@ def cover_items(problem: Problem, independent: bool, value: int) -> Items:
     return cut.items(problem, value - len(problem.fixed), independent, t, _load_cover)
 
 
-#: The cover search's last arguments for the whole tree, each set counted once
-#: (`kernels.cover.search`: no work item's path, no weights).
-WHOLE = (np.full(2, -1, np.int64), np.zeros(1, np.uint64), 0, 0)
-
 #: The pieces (besides the pre-placed) from which a size is refuted on the pool where there
 #: are workers: below it a search takes milliseconds, less than starting the workers.
 PARALLEL_FROM = 5

@@ -19,8 +19,8 @@ branch ends in. With `independent`, a piece may not stand on a square an earlier
 
 The search stops at the first set (`first`), counts them all (an `out` of no rows), or writes
 them all (a set a row of `out`, as many rows as the count said); it stops early at stop[FLAG]
-and adds its nodes to stop[NODES]. `path` names a work item: the branches its first two
-nodes take (-1: all). A count may weigh each set: with `scale` > 0, a set counts scale // a,
+and adds its nodes to stop[NODES]. `branch` >= 0 names a work item: the root's child it
+searches (-1: all). A count may weigh each set: with `scale` > 0, a set counts scale // a,
 where a is how many of its pieces stand on the squares of `orbit`, plus `base` (a work item
 cut by symmetries counts a set found under several of its images as a fraction of one each,
 written over a common denominator: `partitions.cover`). tests/test_optimise.py holds it to
@@ -145,12 +145,14 @@ def _keep_branch(cands, allow, which):
 
 
 @njit(cache=True, nogil=True)
-def search(n, cover, by, attack, need, allow0, k, independent, spill, most, first, stop, out, path, orbit, scale, base):
+def search(
+    n, cover, by, attack, need, allow0, k, independent, spill, most, first, stop, out, branch, orbit, scale, base
+):
     """The sets of at most `k` pieces (on squares `allow0` permits) that cover `need` (a row of
     bits a board row), each once (every set of the fewest pieces that cover is one): the
     number found, each written as a row of `out` (its squares r * n + c, -1 after them) while
-    rows are left; with `first`, 1 at most. `path[0]`, `path[1]` >= 0: only the sets under
-    that branch of the root, and of its child (a work item). `scale` > 0 (a count, no rows
+    rows are left; with `first`, 1 at most. `branch` >= 0: only the sets below that child of
+    the root (a work item). `scale` > 0 (a count, no rows
     written): each set weighed as the module says."""
     m = need.shape[0]
     unc = np.zeros((k + 1, m), np.uint64)
@@ -173,7 +175,7 @@ def search(n, cover, by, attack, need, allow0, k, independent, spill, most, firs
             nodes += 1
             left = k - d
             if _empty(unc[d]):
-                if d > 0 or path[0] <= 0:  # (the root covered already: item 0 holds it)
+                if d > 0 or branch <= 0:  # (the root covered already: item 0 holds it)
                     if found < out.shape[0]:
                         _write(out, found, chosen, d, -1)
                     found += scale // _on(chosen, d, orbit, n, base) if scale else 1
@@ -184,7 +186,7 @@ def search(n, cover, by, attack, need, allow0, k, independent, spill, most, firs
             if left == 0 or _hopeless(unc[d], left, spill, most):
                 d -= 1
                 continue
-            if left == 1 and not (d < 2 and path[d] >= 0):
+            if left == 1 and not (d == 0 and branch >= 0):
                 got = _last_fits(n, by, unc[d], allow[d], fit)
                 if scale:  # (the last piece on the orbit or not)
                     on = 0
@@ -215,7 +217,7 @@ def search(n, cover, by, attack, need, allow0, k, independent, spill, most, firs
                 continue
             for r in range(m):
                 cands[d, r] = by[u, r] & allow[d, r]
-            if d < 2 and path[d] >= 0 and not _keep_branch(cands[d], allow[d], path[d]):
+            if d == 0 and branch >= 0 and not _keep_branch(cands[d], allow[d], branch):
                 d -= 1
                 continue
         s = -1
@@ -251,11 +253,3 @@ def coverers(n, cover):
                 bits &= bits - _ONE
                 out[r * n + c, s // n] |= _ONE << np.uint64(s % n)
     return out
-
-
-@njit(cache=True, nogil=True)
-def root_choices(n, by, need, allow):
-    """How many children the search's root has (1 where nothing is left to cover: the set of
-    no pieces): the work items' first number (`partitions.cover`)."""
-    u, got = _fewest_choices(n, by, need, allow)
-    return got if u >= 0 else 1

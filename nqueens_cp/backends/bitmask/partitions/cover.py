@@ -31,6 +31,10 @@ from .base import Counts, Items, Split, fingerprint
 #: Items one call counts in this process.
 SLICE = 4
 
+#: The cover search's last arguments for its whole tree, each set counted once
+#: (`kernels.cover.search`: no work item's branch, no weights).
+WHOLE = (-1, np.zeros(1, np.uint64), 0, 0)
+
 #: A child of the root: its square r * n + c, the squares its subtree may take (the orbits
 #: before it ruled out, and the square itself), and its orbit's squares (a row of bits a row).
 Root = tuple[int, np.ndarray, np.ndarray]
@@ -61,9 +65,8 @@ def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline 
             total += int(not left.any()) * (scale or 1)
             continue
         room = room & ~attack[square] if independent else room
-        path = np.array([branch, -1], np.int64)
         kernel = (cover, by, attack, left, room, k - 1, independent, spill, most, first, stop, none)
-        total += int(search(problem.n, *kernel, path, orbit, scale, 1))
+        total += int(search(problem.n, *kernel, branch, orbit, scale, 1))
     return Counts(total)
 
 
@@ -78,7 +81,6 @@ def found_sets(ctx: Context, rows: int, stop: np.ndarray) -> np.ndarray:
         return np.zeros((int(not need.any()), k), np.int64)
     out = np.full((rows, k), -1, np.int64)
     filled = 0
-    unweighed = (np.zeros(1, np.uint64), 0, 0)
     for square, room, _ in roots:
         if filled == rows:
             break
@@ -90,7 +92,7 @@ def found_sets(ctx: Context, rows: int, stop: np.ndarray) -> np.ndarray:
         room = room & ~attack[square] if independent else room
         into = np.full((rows - filled, k - 1), -1, np.int64)
         kernel = (cover, by, attack, left, room, k - 1, independent, spill, most, False, stop, into)
-        got = min(int(search(problem.n, *kernel, np.full(2, -1, np.int64), *unweighed)), rows - filled)
+        got = min(int(search(problem.n, *kernel, *WHOLE)), rows - filled)
         out[filled : filled + got, 0] = square
         out[filled : filled + got, 1:] = into[:got]
         filled += got
