@@ -310,7 +310,7 @@ class BitmaskBackend(Backend):
 
     def _optimum_partition(self, problem: Problem, task: Task, independent: bool, value: int) -> Partition:
         """The maximum placements: the count of that many pieces anywhere (`partition`); the
-        minimum sets: an item a branch of the cover search's first two nodes (`partitions.cover`)."""
+        minimum sets: the cover search's items below its root cut by the symmetries (`partitions.cover`)."""
         from . import optimise
 
         if task == Task.MAX:
