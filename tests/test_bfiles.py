@@ -75,3 +75,17 @@ def test_the_profile_rows_extend_a319284_and_a269133_and_sum_to_a319283():
     flat = [v for row in profile[1:] for v in row[1:]]  # A269133's row n: A319284's without its root
     assert [rectangles[i] for i in sorted(rectangles)] == flat and min(rectangles) == 1
     assert nq.get_backend("bitmask").profile(Problem(13)) == profile[13]
+
+
+def test_the_independent_domination_terms_extend_a002568():
+    got, published = terms("A002568"), oeis("A002568")
+    assert [got[n] for n in range(1, len(published) + 1)] == published
+    assert max(got) > len(published)  # (new terms here)
+
+
+@pytest.mark.long  # (80 s: the b-file's first new term)
+def test_the_first_new_independent_domination_term_counted_again():
+    """n = 16: 9 queens (A075324), the sets counted below the root cut by the symmetries, and
+    their classes, which OEIS publishes (A002567(16) = 16)."""
+    found = nq.get_backend("bitmask").optimum(Problem(16), "dominate", independent=True, unique=True)
+    assert (found.value, found.count, found.classes) == (oeis("A075324")[15], terms("A002568")[16], oeis("A002567")[15])

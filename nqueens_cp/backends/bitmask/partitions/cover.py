@@ -104,28 +104,30 @@ def _roots(problem: Problem, by: np.ndarray, need: np.ndarray, allow: np.ndarray
     from ....model.symmetry import image_square, problem_symmetries
 
     n, m = problem.n, problem.rows
-    group = problem_symmetries(problem)
+    squares = np.arange(m * n)
+    images = np.array([[r * n + c for r, c in (image_square(g, n, s // n, s % n, m) for s in squares)]
+                       for g in problem_symmetries(problem)])  # fmt: skip
+    orbit_of = images.min(axis=0)  # (an orbit named by its least square)
+    bits = np.unpackbits((by & allow).view(np.uint8), axis=1, bitorder="little")
+    takes = bits[:, (squares // n) * 64 + squares % n].astype(bool)  # takes[u, s]: s may cover u
+    wanted = np.unpackbits(need.view(np.uint8), bitorder="little")[(squares // n) * 64 + squares % n]
 
-    def orbit(r: int, c: int) -> frozenset[tuple[int, int]]:
-        return frozenset(image_square(g, n, r, c, m) for g in group)
+    def choice(u: int) -> tuple[int, int, int]:  # (the fewest orbits, then the fewest squares)
+        return len(set(orbit_of[takes[u]].tolist())), int(takes[u].sum()), u
 
-    def takes(u: int) -> list[tuple[int, int]]:
-        return [(r, c) for r in range(m) for c in range(n) if int(by[u, r] & allow[r]) >> c & 1]
-
-    uncovered = [r * n + c for r in range(m) for c in range(n) if int(need[r]) >> c & 1]
-    u = min(uncovered, key=lambda u: (len({orbit(*sq) for sq in takes(u)}), len(takes(u)), u))
+    u = min(squares[wanted.astype(bool)].tolist(), key=choice)
     roots, room, seen = [], allow.copy(), set()
-    for r, c in takes(u):
-        if (r, c) in seen:
+    for s in squares[takes[u]].tolist():
+        if orbit_of[s] in seen:
             continue
+        seen.add(orbit_of[s])
         mine = room.copy()
-        mine[r] &= ~(np.uint64(1) << np.uint64(c))
-        squares = np.zeros(m, np.uint64)
-        for rr, cc in orbit(r, c):
-            squares[rr] |= np.uint64(1) << np.uint64(cc)
-        roots.append((r * n + c, mine, squares))
-        seen |= orbit(r, c)
-        room &= ~squares
+        mine[s // n] &= ~(np.uint64(1) << np.uint64(s % n))
+        members = np.zeros(m, np.uint64)
+        for t in squares[orbit_of == orbit_of[s]].tolist():
+            members[t // n] |= np.uint64(1) << np.uint64(t % n)
+        roots.append((s, mine, members))
+        room &= ~members
     return roots
 
 
