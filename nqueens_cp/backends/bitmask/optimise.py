@@ -8,8 +8,9 @@
   counted as any count of pieces anywhere is (work items).
 - **The fewest that cover** (`fewest`): a dominating set found greedily is the first upper
   bound; then k from the pre-placed pieces up, each searched by `kernels.cover` for a set of k
-  pieces: the first k that has one is the optimum, every k below it proved to have none; the
-  minimum sets are counted by the same search run to its end.
+  pieces, below a root cut by the board's symmetries (`partitions.cover`): the first k that has
+  one is the optimum, every k below it proved to have none; the minimum sets are counted by the
+  same search run to its end, each set found weighed by its orbit's share.
 Under a deadline each answers what it has: the best found, and the bound proved so far.
 """
 
@@ -246,7 +247,6 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
 def cover_items(problem: Problem, independent: bool, value: int) -> Items:
     """The sets of `value` pieces (the pre-placed among them) that dominate, as numbered work
     items (`partitions.cover`)."""
-
     t = search_tables(problem, independent)
     if t is None:
         raise UnsupportedProblem("the pre-placed pieces attack each other: no independent set holds them")
@@ -285,7 +285,6 @@ def minimum_sets(problem: Problem, deadline: Deadline, independent: bool, value:
     """Sets of `value` pieces that dominate, at least one of each symmetry class (of the `count`
     sets `fewest` found), a row each: the pre-placed pieces' squares then the others', r * n + c
     (`partitions.cover.found_sets`). Raises Unknown at a stop."""
-
     n = problem.n
     t = search_tables(problem, independent)
     assert t is not None  # (`fewest` found sets)
