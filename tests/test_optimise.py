@@ -265,8 +265,8 @@ def test_the_minimum_sets_are_counted_as_work_items_in_this_process_or_on_the_po
     [
         (Problem(8), False),
         (Problem(9), True),
-        (Problem(7, blocked=[(3, 3)], walls=[(1, 5), (4, 0)]), False),
-        (Problem(6, "king"), False),
+        (Problem(6, blocked=[(2, 2)], walls=[(1, 4), (3, 0)]), False),
+        (Problem(5, "king"), False),
     ],
 )
 def test_the_work_items_split_the_sets_once_each(p: Problem, independent: bool):
