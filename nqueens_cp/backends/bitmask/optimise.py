@@ -215,6 +215,9 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
     top = problem.rows * n - len(layouts.closed(problem))
     with watched(deadline) as stop:
         for k in range(fixed, (best.value if best.value is not None else top) + 1):
+            if k == best.value:  # (every size below refuted: the greedy set is optimal as it is)
+                best.bound = k
+                break
             if workers > 1 and k - fixed >= PARALLEL_FROM:
                 try:
                     refuted = not _exists(problem, k - fixed, independent, t, workers, deadline)
