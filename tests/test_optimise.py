@@ -250,8 +250,8 @@ def test_the_search_cut_by_the_symmetries_finds_one_set_from_the_optimum_and_wei
 
 
 def test_the_minimum_sets_are_counted_as_work_items_in_this_process_or_on_the_pool():
-    """An item a branch of the search's first two nodes: 1 worker or 2, the same count
-    (A002564, A002568)."""
+    """The items below the root cut by the symmetries: 1 worker or 2, the same count (A002564,
+    A002568)."""
     for workers in (1, 2):
         b = get_backend("bitmask", workers=workers)
         assert b.plan(Problem(9), "dominate").workers == workers
@@ -261,26 +261,25 @@ def test_the_minimum_sets_are_counted_as_work_items_in_this_process_or_on_the_po
 
 
 @pytest.mark.parametrize(
-    "p, independent",
+    "p, independent, known",
     [
-        (Problem(8), False),
-        (Problem(9), True),
-        (Problem(6, blocked=[(2, 2)], walls=[(1, 4), (3, 0)]), False),
-        (Problem(5, "king"), False),
+        (Problem(8), False, (A075458[7], A002564[7])),
+        (Problem(9), True, (A075324[8], A002568[8])),
+        (Problem(6, blocked=[(2, 2)], walls=[(1, 4), (3, 0)]), False, None),
+        (Problem(5, "king"), False, None),
     ],
 )
-def test_the_work_items_split_the_sets_once_each(p: Problem, independent: bool):
+def test_the_work_items_split_the_sets_once_each(p: Problem, independent: bool, known: tuple[int, int] | None):
     """Every item counted on its own (an item an orbit of the root's branches under the board's
     symmetries, and a branch of its child's): the items' weighed counts add up to the whole
-    search's, which is the brute force's count of the minimum sets (A002564(8) = 4,860;
-    A002568(9) = 92)."""
+    search's, which is OEIS's count of the minimum sets (A002564(8) = 4,860; A002568(9) = 92)
+    or the brute force's."""
     from nqueens_cp.backends.bitmask.kernels.cover import search
     from nqueens_cp.backends.bitmask.optimise import search_tables
     from nqueens_cp.backends.bitmask.partitions import cover
     from nqueens_cp.backends.bitmask.partitions.cover import WHOLE
 
-    k, sets, _ = brute(p, "dominate", independent) if p.n < 8 else (p.n // 2 + 1, None, None)
-    sets = sets if sets is not None else (A002564[7] if not independent else A002568[8])
+    k, sets = known if known is not None else brute(p, "dominate", independent)[:2]
     tables = search_tables(p, independent)
     assert tables is not None and k is not None
     stop = np.zeros(4, np.int64)
