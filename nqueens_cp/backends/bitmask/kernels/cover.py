@@ -7,7 +7,8 @@ ruled out), and the u taken is the one with the fewest such squares, as Knuth's 
 search chooses its column. Each set is reached once: the child that places the i-th square
 rules out the first i - 1 for its whole subtree, so a set is found under the first of its
 pieces that covers u. (Placing pieces in square order instead, the next anywhere up to the
-last square that covers the first uncovered one, searched 20 to 100 times the nodes.)
+last square that covers the first uncovered one, searched many times the nodes:
+docs/benchmarks.md.)
 
 Two bounds cut a branch that cannot end within `k` pieces: a row with more squares uncovered
 than `spill` times the pieces left needs a piece of its own (a piece covers at most `spill`

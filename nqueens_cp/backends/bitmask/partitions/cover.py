@@ -14,8 +14,7 @@ are |orbit(S)| |S n O| / |O| of them (each square of O lies in as many images), 
 of a class add up to its size. The weights are counted over a common denominator (the least
 common multiple of 1 .. the largest orbit: 840 under all eight symmetries) and the items' sum
 divided by it. u is the square whose covering squares fall in the fewest orbits: the centre of
-an odd square board, 15 on 15 x 15 against 57 squares, refuting 8 queens there in 74 s on one
-core where the plain root took 507 s."""
+an odd square board, 15 on 15 x 15 against 57 squares (docs/benchmarks.md has what it saves)."""
 
 from __future__ import annotations
 
@@ -36,13 +35,14 @@ SLICE = 4
 WHOLE = (-1, np.zeros(1, np.uint64), 0, 0)
 
 #: A child of the root: its square r * n + c, the squares its subtree may take (the orbits
-#: before it ruled out, and the square itself), and its orbit's squares (a row of bits a row).
-Root = tuple[int, np.ndarray, np.ndarray]
+#: before it ruled out, and the square itself), its orbit's squares (a row of bits a row) and
+#: how many they are.
+Root = tuple[int, np.ndarray, np.ndarray, int]
 
 #: (the problem, the pieces, independent, the search's tables, the root's children, whether an
 #: item stops at its first set (a search for one, where the count is not wanted), the
-#: denominator of the weights).
-Context = tuple[Problem, int, bool, tuple[np.ndarray, ...], list[Root], bool, int]
+#: denominator of the weights, and how many items a child is cut into (`_widest`)).
+Context = tuple[Problem, int, bool, tuple[np.ndarray, ...], list[Root], bool, int, int]
 
 
 def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline | None = None) -> Counts:
@@ -50,21 +50,20 @@ def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, deadline: Deadline 
     a lower bound)."""
     from ..kernels.cover import search
 
-    problem, k, independent, (cover, by, attack, need, allow, spill, most), roots, first, denominator = ctx
+    problem, k, independent, tables, roots, first, denominator, wide = ctx
+    cover, by, attack, need, _, spill, most = tables
     if k == 0 or not need.any():  # nothing to place, or nothing to cover: item 0 holds the one set
         return Counts(int(0 in indices.tolist() and not need.any()) * denominator)
     none = np.zeros((0, k), np.int64)
-    wide = _widest(by, allow)
     total = 0
     for i in indices.tolist():
         j, branch = divmod(i, wide) if k > 1 else (i, -1)
-        square, room, orbit = roots[j]
-        scale = 0 if first else denominator * int(np.unpackbits(orbit.view(np.uint8)).sum())
-        left = need & ~cover[square]
+        square, room, orbit, members = roots[j]
+        scale = 0 if first else denominator * members
+        left, room = _below(tables, independent, square, room)
         if k == 1:
             total += int(not left.any()) * (scale or 1)
             continue
-        room = room & ~attack[square] if independent else room
         kernel = (cover, by, attack, left, room, k - 1, independent, spill, most, first, stop, none)
         total += int(search(problem.n, *kernel, branch, orbit, scale, 1))
     return Counts(total)
@@ -76,20 +75,20 @@ def found_sets(ctx: Context, rows: int, stop: np.ndarray) -> np.ndarray:
     set once, since no set lies below two children. A stop leaves those found so far."""
     from ..kernels.cover import search
 
-    problem, k, independent, (cover, by, attack, need, _, spill, most), roots, _, _ = ctx
+    problem, k, independent, tables, roots, _, _, _ = ctx
+    cover, by, attack, need, _, spill, most = tables
     if k == 0 or not need.any():
         return np.zeros((int(not need.any()), k), np.int64)
     out = np.full((rows, k), -1, np.int64)
     filled = 0
-    for square, room, _ in roots:
+    for square, room, _, _ in roots:
         if filled == rows:
             break
-        left = need & ~cover[square]
+        left, room = _below(tables, independent, square, room)
         if k == 1 or not left.any():
             out[filled : filled + int(not left.any()), 0] = square
             filled += int(not left.any())
             continue
-        room = room & ~attack[square] if independent else room
         into = np.full((rows - filled, k - 1), -1, np.int64)
         kernel = (cover, by, attack, left, room, k - 1, independent, spill, most, False, stop, into)
         got = min(int(search(problem.n, *kernel, *WHOLE)), rows - filled)
@@ -97,6 +96,13 @@ def found_sets(ctx: Context, rows: int, stop: np.ndarray) -> np.ndarray:
         out[filled : filled + got, 1:] = into[:got]
         filled += got
     return out[:filled]
+
+
+def _below(tables: tuple[np.ndarray, ...], independent: bool, square: int, room: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Below a child of the root that places `square`: what is left to cover, and the squares
+    the subtree may take (`room`, less those the piece attacks where independence is asked)."""
+    cover, _, attack, need, _, _, _ = tables
+    return need & ~cover[square], room & ~attack[square] if independent else room
 
 
 def _roots(problem: Problem, by: np.ndarray, need: np.ndarray, allow: np.ndarray) -> list[Root]:
@@ -123,11 +129,12 @@ def _roots(problem: Problem, by: np.ndarray, need: np.ndarray, allow: np.ndarray
         seen.add(orbit_of[s])
         mine = room.copy()
         mine[s // n] &= ~(np.uint64(1) << np.uint64(s % n))
-        members = np.zeros(m, np.uint64)
-        for t in squares[orbit_of == orbit_of[s]].tolist():
-            members[t // n] |= np.uint64(1) << np.uint64(t % n)
-        roots.append((s, mine, members))
-        room &= ~members
+        members = squares[orbit_of == orbit_of[s]].tolist()
+        orbit = np.zeros(m, np.uint64)
+        for t in members:
+            orbit[t // n] |= np.uint64(1) << np.uint64(t % n)
+        roots.append((s, mine, orbit, len(members)))
+        room &= ~orbit
     return roots
 
 
@@ -151,15 +158,15 @@ def items(
     counts a small board's items)."""
     _, by, _, need, allow, _, _ = tables
     roots = _roots(problem, by, need, allow) if k > 0 and need.any() else []
-    largest = max((int(np.unpackbits(o.view(np.uint8)).sum()) for _, _, o in roots), default=1)
-    denominator = 1 if first else lcm(*range(1, largest + 1))
-    size = 1 if not roots else len(roots) * (_widest(by, allow) if k > 1 else 1)
+    denominator = 1 if first else lcm(*range(1, max((r[3] for r in roots), default=1) + 1))
+    wide = _widest(by, allow)
+    size = 1 if not roots else len(roots) * (wide if k > 1 else 1)
     cut = {"pieces": k, "independent": independent, "first": first, "orbits": True}
     return Items(
         fingerprint(problem, 0, Split.COVER) | cut,
         size,
         run,
-        (problem, k, independent, tables, roots, first, denominator),
+        (problem, k, independent, tables, roots, first, denominator, wide),
         load,
         per_call=SLICE,
         denominator=denominator,
