@@ -235,6 +235,7 @@ def test_the_search_cut_by_the_symmetries_finds_one_set_from_the_optimum_and_wei
     by its orbit's share, add up to the brute force's count of the minimum sets."""
     from nqueens_cp.backends.base import Deadline
     from nqueens_cp.backends.bitmask.optimise import _exists, search_tables
+    from nqueens_cp.backends.bitmask.partitions import cover
 
     optimum, sets, _ = brute(p, "dominate", independent)
     if optimum is not None and optimum > len(p.fixed):
@@ -246,7 +247,8 @@ def test_the_search_cut_by_the_symmetries_finds_one_set_from_the_optimum_and_wei
         return
     fixed = len(p.fixed)
     for k in range(optimum - fixed + 2):
-        assert _exists(p, k, independent, tables, 1, Deadline("bitmask", None)) == (k >= optimum - fixed), k
+        parts = cover.items(p, k, independent, tables, lambda: None, first=True)
+        assert _exists(parts, 1, Deadline("bitmask", None)) == (k >= optimum - fixed), k
 
 
 def test_the_minimum_sets_are_counted_as_work_items_in_this_process_or_on_the_pool():

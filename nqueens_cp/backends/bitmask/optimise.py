@@ -218,15 +218,16 @@ def fewest(problem: Problem, deadline: Deadline, independent: bool, count: bool,
             if k == best.value:  # (every size below refuted: the greedy set is optimal as it is)
                 best.bound = k
                 break
+            parts = cut.items(problem, k - fixed, independent, t, _load_cover, first=True)
             if workers > 1 and k - fixed >= PARALLEL_FROM:
                 try:
-                    refuted = not _exists(problem, k - fixed, independent, t, workers, deadline)
+                    refuted = not _exists(parts, workers, deadline)
                 except Unknown:  # (the deadline, on the pool: what is proved stands)
                     return best
                 if refuted:
                     best.bound = k + 1  # (every item searched to its end)
                     continue
-            found = cut.found_sets(cut.items(problem, k - fixed, independent, t, _load_cover, True).context, 1, stop)
+            found = cut.found_sets(parts.context, 1, stop)
             if stop[0]:
                 return best
             if found.shape[0]:
@@ -261,15 +262,13 @@ def cover_items(problem: Problem, independent: bool, value: int) -> Items:
 PARALLEL_FROM = 5
 
 
-def _exists(
-    problem: Problem, k: int, independent: bool, t: tuple[np.ndarray, ...], workers: int, deadline: Deadline
-) -> bool:
-    """Whether some set of k pieces (besides the pre-placed) dominates: the work items searched
-    for one on the pool, all of them to their end where none has one (a size refuted), the
-    run ended at the first found otherwise (the set itself is then searched in this process)."""
+def _exists(parts: Items, workers: int, deadline: Deadline) -> bool:
+    """Whether some set of the items' pieces dominates (`parts`: `partitions.cover.items` that
+    stop at their first set): the items searched for one on the pool, all of them to their end
+    where none has one (a size refuted), the run ended at the first found otherwise (the set
+    itself is then searched in this process)."""
     from .partitions import count_items
 
-    parts = cut.items(problem, k, independent, t, _load_cover, first=True)
     return count_items(parts, workers, deadline, enough=1).count > 0
 
 
