@@ -4,6 +4,7 @@ terms the suite can afford, counted again."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,8 @@ from nqueens_cp.model.problem import Problem
 
 from .conftest import oeis, triangle
 
-OEIS_DIR = Path(__file__).parent.parent / "docs" / "oeis"
+ROOT = Path(__file__).resolve().parent.parent
+OEIS_DIR = ROOT / "docs" / "oeis"
 
 
 def terms(number: str) -> dict[int, int]:
@@ -63,6 +65,26 @@ def test_the_rows_of_k_queens_extend_a348129_and_sum_to_a287227():
     for n, row in enumerate(rows):
         assert sum(row) == sums[n] and row[0] == 1 and row[1:2] == ([n * n] if n else []), n
     assert rows[11][1:] == [nq.count(Problem(11, pieces=k)) for k in range(1, 12)]  # 1.5 s
+
+
+def _recount_pieces():
+    """benchmarks/recount_pieces.py: the second method of b348129.txt (one row search each row)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import recount_pieces
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    return recount_pieces
+
+
+def test_the_second_method_of_a348129_gives_the_published_rows_and_the_b_file_s():
+    """The row search with empty rows, every k at once, against OEIS's rows 1..10 and the b-file's
+    rows 11 and 12 (counted by the layouts search: the first method); 1 s."""
+    rows = _rows(terms("A348129"))
+    published = _rows(dict(enumerate(oeis("A348129"))))
+    recount = _recount_pieces()
+    for n in range(1, 13):
+        assert recount.row_of(n, 2) == (published[n] if n < len(published) else rows[n]), n
 
 
 def test_the_profile_rows_extend_a319284_and_a269133_and_sum_to_a319283():
