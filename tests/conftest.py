@@ -84,6 +84,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--full") and getattr(config.option, "numprocesses", None):
+        # each of xdist's workers collects and deselects on its own, out of the sight of the
+        # check below that fails a full run which left a collected test out
+        raise pytest.UsageError("--full runs in one process (no -n): it checks that no collected test was left out")
     settings.load_profile("full" if config.getoption("--full") else "quick")
     # Started in the background by a shell without job control (`pytest ... &` in a script, a
     # CI step), this process inherits SIGINT ignored, and Python then installs no handler: the
@@ -473,7 +477,6 @@ def count_parts(
 
     from nqueens_cp.backends.bitmask.searches import count_into
     from nqueens_cp.backends.watch import NODES, tally, watched
-
 
     out = np.zeros(weights.size, np.int64)
     with watched(deadline) if deadline is not None else contextlib.nullcontext(tally()) as stop:

@@ -254,3 +254,8 @@ def test_the_full_run_fails_when_a_test_is_left_out():
         [*base, "tests/test_problem.py", "-m", "not slow"], cwd=root, capture_output=True, text=True, timeout=120
     )
     assert narrowed.returncode != 0 and "--full runs every test" in narrowed.stderr, narrowed.stderr[-500:]
+    # on xdist's workers each collects and deselects out of the check's sight: refused
+    spread = subprocess.run(
+        [*base, "tests/test_problem.py", "-n", "2"], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert spread.returncode != 0 and "--full runs in one process" in spread.stderr, spread.stderr[-500:]
