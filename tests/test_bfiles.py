@@ -88,12 +88,14 @@ def test_the_second_method_of_a348129_gives_the_published_rows_and_the_b_file_s(
 
 
 def test_the_profile_rows_extend_a319284_and_a269133_and_sum_to_a319283():
-    profile, rectangles = _rows(terms("A319284")), terms("A269133")
+    profile, rectangles, sums = _rows(terms("A319284")), terms("A269133"), terms("A319283")
     published = _rows(dict(enumerate(oeis("A319284"))))
     assert profile[: len(published)] == published
-    sums = oeis("A319283")
-    for n, row in enumerate(profile):
-        assert row[0] == 1 and sum(row) == sums[n], n
+    assert [sums[n] for n in range(len(oeis("A319283")))] == oeis("A319283")
+    queens = oeis("A000170")
+    assert sorted(sums) == list(range(len(profile)))
+    for n, row in enumerate(profile):  # a row past the published sums: its last entry is published
+        assert row[0] == 1 and sum(row) == sums[n] and row[-1] == queens[n], n
     flat = [v for row in profile[1:] for v in row[1:]]  # A269133's row n: A319284's without its root
     assert [rectangles[i] for i in sorted(rectangles)] == flat and min(rectangles) == 1
     assert nq.get_backend("bitmask").profile(Problem(13)) == profile[13]
