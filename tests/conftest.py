@@ -366,6 +366,9 @@ def attacks(piece: str, a: tuple[int, int], b: tuple[int, int], n: int = 0, toru
         return diag
     if piece == "superqueen":
         return diag or knight
+    if piece == "RF":  # a rook and a ferz (a diagonal step), written out for plain boards only
+        assert not torus
+        return abs(dr) == abs(dc) == 1
     return False
 
 

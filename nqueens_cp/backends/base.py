@@ -344,7 +344,7 @@ modelling: Callable[[frozenset[Rule]], list[str]] = lambda rules: []  # noqa: E7
 
 
 def answered_by(task: Task) -> str:
-    """" (those that do: A, B)" for the registered backends that declare `task`."""
+    """ " (those that do: A, B)" for the registered backends that declare `task`."""
     names = answering(task)
     return f" (those that do: {', '.join(names)})" if names else " (no backend does)"
 
@@ -632,9 +632,9 @@ class Backend:
         """The solutions counted by symmetry class (fundamental solutions)."""
         plan = self.plan(problem, Task.UNIQUE)
         if problem.contradiction:  # none by the rules alone, as `count` answers
-            from ..model.symmetry import problem_symmetries
+            from ..model.symmetry import TURNS, problem_symmetries
 
-            return ClassCount(problem_symmetries(problem), {}, stats={})
+            return ClassCount(problem_symmetries(problem), {}, stats={}, turns=dict.fromkeys(TURNS, 0))
         return self._count_classes(problem, plan)
 
     def count_symmetric(self, problem: Problem, symmetry: str) -> Outcome:
@@ -900,21 +900,23 @@ class Backend:
     def _count_classes(self, problem: Problem, plan: Plan) -> ClassCount:
         """Optional: by default every solution is enumerated and tested for being its class's
         canonical member."""
-        from ..model.symmetry import image, problem_symmetries
+        from ..model.symmetry import TURNS, image, problem_symmetries, turns_of_class
 
         group = problem_symmetries(problem)
         by_orbit: dict[int, int] = {}
         turns = {key: names for key, names in SYMMETRIC_BY.items() if set(names) <= set(group)}
         symmetric = dict.fromkeys(turns, 0)
+        split = dict.fromkeys(TURNS, 0)
         stats: Stats = {}
         for sol in self._checked(problem, self._solutions(problem, plan, stats)):
             images = {g: image(problem, sol, g) for g in group}
             if min(images.values()) == sol:  # its class's smallest member
                 orbit = len(group) // sum(image == sol for image in images.values())
                 by_orbit[orbit] = by_orbit.get(orbit, 0) + 1
+                split[turns_of_class(images, sol)] += 1
             for key, names in turns.items():
                 symmetric[key] += all(images[g] == sol for g in names)
-        return ClassCount(group, by_orbit, symmetric, stats=stats)
+        return ClassCount(group, by_orbit, symmetric, stats=stats, turns=split)
 
     def partition(
         self, problem: Problem, depth: int | None = None, follow: dict[str, Any] | None = None, running: bool = True
@@ -953,6 +955,20 @@ def symmetric_solutions(problem: Problem, group: Sequence[str], by_orbit: dict[i
     return {"point_symmetric": 4 * u4 + 2 * u2 + u1, "rotational": 2 * u2 + u1}
 
 
+def rotation_turns(problem: Problem, group: Sequence[str], by_orbit: dict[int, int]) -> dict[str, int]:
+    """The classes by the turns that fix them (`model.symmetry.TURNS`) from the orbit sizes,
+    where only rotations fix a solution (as `symmetric_solutions`): an orbit of 1 or 2 is fixed
+    by the quarter turn, one of 4 by the half turn alone, one of 8 by nothing. Elsewhere {}."""
+    if len(group) != 8 or not problem.rule.diagonals:
+        return {}
+    return {
+        "quarter_turn": by_orbit.get(1, 0) + by_orbit.get(2, 0),
+        "half_turn_only": by_orbit.get(4, 0),
+        "reflection_only": 0,
+        "asymmetric": by_orbit.get(8, 0),
+    }
+
+
 @dataclass(frozen=True)
 class ClassCount:
     """Solutions counted by symmetry class under `group` (symmetry names): `by_orbit` maps an
@@ -965,6 +981,9 @@ class ClassCount:
     symmetric: dict[str, int] = field(default_factory=dict)
     #: What the search measured (nodes...), as in Outcome.stats; not part of the answer.
     stats: dict[str, int] = field(default_factory=dict, compare=False)
+    #: The classes by the turns that fix their members (`model.symmetry.TURNS`: quarter turn,
+    #: half turn only, a reflection only, none), where the count knows them.
+    turns: dict[str, int] = field(default_factory=dict)
 
     @property
     def unique(self) -> int:

@@ -247,19 +247,19 @@ def count(
         raise UserError("-f bfile writes one sequence: --by-symmetry makes three (--json has them all)")
     varying = spec.varying()
     if varying is not None or (n is not None and ".." in n):  # a table: a count each, as OEIS prints terms
-        keys = ["profile"] if profile else list(SPLIT) if by_symmetry else ["count"]
+        keys = ["profile"] if profile else None if by_symmetry else ["count"]
         if varying is None:
             if spec.model is not None:
                 raise UserError("a range of sizes goes without --model")
             # every board checked before the first count
             problems = [spec.problem(str(k)) for k in size_range(str(n), "N")]
-            _table(problems, _each_term(run, checkpoint, "n"), fmt, keys, "n")
+            _table(problems, _each_term(run, checkpoint, "n"), fmt, keys or split_keys(problems[0]), "n")
             return
         if n is not None and ".." in n:
             raise UserError(f"a table varies one thing: a range of N, or of --{varying[0]}, not both")
         key, values = varying
         problems = [replace(spec, **{key: k}).problem(n) for k in values]
-        _table(problems, _each_term(run, checkpoint, key), fmt, keys, key)
+        _table(problems, _each_term(run, checkpoint, key), fmt, keys or split_keys(problems[0]), key)
         return
     p = spec.problem(n)
     rec = run(p)
@@ -271,7 +271,7 @@ def count(
     if rec["count"] == 0 and p.contradiction:
         no_solution(p, said_on_stdout=True)
     if by_symmetry and fmt == "text":
-        echo(", ".join(f"{what} {rec[key]}" for key, what in SPLIT.items()) + f" ({rec['count']} classes)")
+        echo(", ".join(f"{SPLIT[key]} {rec[key]}" for key in split_keys(p)) + f" ({rec['count']} classes)")
         return
     echo(json.dumps(rec) if fmt == "json" else f"{p.n} {rec['count']}" if fmt == "bfile" else str(rec["count"]))
 
@@ -289,27 +289,29 @@ def _prepared(
     return b, plan
 
 
-#: The classes `--by-symmetry` splits a count into, by the record's key (superqueens: OEIS
-#: A352661, A352662, A352663).
-SPLIT = {"quarter_turn": "quarter turn", "half_turn_only": "half turn only", "asymmetric": "none"}
+#: The classes `--by-symmetry` splits a count into, by the record's key (`model.symmetry.TURNS`;
+#: superqueens: OEIS A352661, A352662, A352663).
+SPLIT = {
+    "quarter_turn": "quarter turn",
+    "half_turn_only": "half turn only",
+    "reflection_only": "a reflection only",
+    "asymmetric": "none",
+}
 
 
-def _split(p: Problem, classes: Any) -> dict[str, int]:
-    """The classes fixed by the quarter turn, by the half turn alone, by no symmetry: told by the
-    size of each class where all 8 symmetries hold and the piece rides the diagonals (then no
-    reflection fixes a solution: a class of 2 or 1 is fixed by the quarter turn, one of 4 by
-    the half turn alone)."""
-    if len(classes.group) != 8 or not p.rule.diagonals:
-        raise UserError(
-            "--by-symmetry splits the classes of a square board that keeps all 8 symmetries, for a piece that "
-            f"rides the diagonals (here {len(classes.group)} symmetries hold, piece {p.piece})"
-        )
-    size = classes.by_orbit
-    return {
-        "quarter_turn": size.get(1, 0) + size.get(2, 0),
-        "half_turn_only": size.get(4, 0),
-        "asymmetric": size.get(8, 0),
-    }
+def split_keys(p: Problem) -> list[str]:
+    """The parts of the split a table or a line shows: a reflection fixes no solution that puts
+    a piece riding the diagonals on each row (two of its pieces would share a line), so that
+    part, always 0 there, is left to the JSON record."""
+    one_a_row = p.rule.diagonals and not p.walled
+    return [key for key in SPLIT if not (key == "reflection_only" and one_a_row)]
+
+
+def _split(p: Problem, b: Any, classes: Any) -> dict[str, int]:
+    """The classes by the turns that fix their members, as the backend's class count gives them."""
+    if not classes.turns:
+        raise UserError(f"{b.name}: its class count of this board does not tell the classes' symmetries")
+    return dict(classes.turns)
 
 
 def _each_term(run: Any, checkpoint: Path | None, index: str) -> Any:
@@ -510,7 +512,7 @@ def _count_one(
             "symmetries": list(classes.group),
         }
         if by_symmetry:
-            rec |= _split(p, classes)
+            rec |= _split(p, b, classes)
         if fmt == "text" and classes.group not in noted:
             noted.append(classes.group)
             note_symmetries(classes.group)

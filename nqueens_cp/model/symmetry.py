@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 from .problem import Problem, Solution, Square
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
     import numpy as np
 
 #: name -> (transpose, reflect rows, reflect columns). Order is the symmetries' numbering.
@@ -184,18 +186,20 @@ def generated(symmetry: str) -> frozenset[str]:
     return frozenset(members)
 
 
+def closure(names: Iterable[str]) -> frozenset[str]:
+    """The subgroup the symmetries `names` generate: their products, until none is new."""
+    members = {"identity", *names}
+    while True:
+        grown = members | {_product(a, b) for a in members for b in members}
+        if grown == members:
+            return frozenset(members)
+        members = grown
+
+
 def subgroups(group: tuple[str, ...]) -> list[frozenset[str]]:
     """Every subgroup of `group` (a group of the square's symmetries, by name), each once: the
     closures of its subsets under composition, smallest first."""
-    found: set[frozenset[str]] = set()
-    for mask in range(1 << len(group)):
-        members = {"identity"} | {g for i, g in enumerate(group) if mask >> i & 1}
-        while True:
-            grown = members | {_product(a, b) for a in members for b in members}
-            if grown == members:
-                break
-            members = grown
-        found.add(frozenset(members))
+    found = {closure(g for i, g in enumerate(group) if mask >> i & 1) for mask in range(1 << len(group))}
     return sorted(found, key=lambda k: (len(k), sorted(NAMES.index(g) for g in k)))
 
 
@@ -219,3 +223,48 @@ def classes_by_orbit(group: tuple[str, ...], fixed: dict[frozenset[str], int]) -
         if count:
             by_orbit[size] = count // size
     return by_orbit
+
+
+#: The classes split by the turns that map their members onto themselves (`--by-symmetry`):
+#: the quarter turn (and so the half turn), the half turn alone, no turn but a reflection, and
+#: no symmetry at all. For superqueens OEIS A352661, A352662 and A352663 (no reflection fixes a
+#: solution of a piece that rides the diagonals, one a row).
+TURNS = ("quarter_turn", "half_turn_only", "reflection_only", "asymmetric")
+
+
+def turns_of_class(images: Mapping[str, object], member: object) -> str:
+    """Where in TURNS the class of `member` falls, from its images under the problem's
+    symmetries (`images`, by name): a turn fixes one member of a class if and only if it fixes
+    them all, since its conjugates in the square's group are itself or its inverse."""
+    fixed = {g for g, img in images.items() if img == member}
+    if "rot90" in fixed:
+        return "quarter_turn"
+    if "rot180" in fixed:
+        return "half_turn_only"
+    return "reflection_only" if len(fixed) > 1 else "asymmetric"
+
+
+def turns_by_fixed(group: tuple[str, ...], fixed: dict[frozenset[str], int]) -> dict[str, int]:
+    """TURNS' classes from the solutions each subgroup of `group` fixes (`classes_by_orbit`'s
+    `fixed`, the trivial subgroup's the whole count). The solutions a turn t fixes form a set the
+    group maps onto itself, whose classes Burnside's lemma counts: the mean over g in the group
+    of the solutions both t and g fix, those of the subgroup they generate. The classes of no
+    symmetry are the orbits of full size; what no turn fixes and a reflection does is the rest."""
+
+    def classes_fixed_by(turn: str) -> int:
+        if turn not in group:
+            return 0
+        total = sum(fixed[closure((turn, g))] for g in group)
+        if total % len(group):
+            raise ArithmeticError(f"the solutions {turn} fixes do not fill whole classes")
+        return total // len(group)
+
+    quarter, half = classes_fixed_by("rot90"), classes_fixed_by("rot180")
+    by_orbit = classes_by_orbit(group, fixed)
+    asymmetric = by_orbit.get(len(group), 0)
+    return {
+        "quarter_turn": quarter,
+        "half_turn_only": half - quarter,
+        "reflection_only": sum(by_orbit.values()) - half - asymmetric,
+        "asymmetric": asymmetric,
+    }

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...model.problem import Problem, Solution
-from ...model.symmetry import classes_by_orbit, problem_symmetries, subgroups
+from ...model.symmetry import classes_by_orbit, problem_symmetries, subgroups, turns_by_fixed
 from ...run.progress import report
 from ...run.sizes import parse_size
 from ..base import (
@@ -42,6 +42,7 @@ from ..base import (
     counted,
     first_of,
     package_version,
+    rotation_turns,
     rows_of,
     symmetric_solutions,
 )
@@ -354,7 +355,8 @@ class BitmaskBackend(Backend):
         if plan.algorithm == Algorithm.CONSTELLATIONS:
             return classes_from_symmetric(problem, counts.count, counts.point, counts.quarter, {"nodes": counts.nodes})
         group, by_orbit = problem_symmetries(problem), counts.by_orbit()
-        return ClassCount(group, by_orbit, symmetric_solutions(problem, group, by_orbit))  # n <= 10 said none
+        symmetric, turns = symmetric_solutions(problem, group, by_orbit), rotation_turns(problem, group, by_orbit)
+        return ClassCount(group, by_orbit, symmetric, turns=turns)  # n <= 10 said none
 
     def _classes_by_fixed_points(self, problem: Problem) -> ClassCount:
         """Classes by Burnside's lemma: the count (this backend's fastest, on the pool, with its
@@ -370,7 +372,8 @@ class BitmaskBackend(Backend):
         fixed = self._fixed_points(problem, [k for k in groups if len(k) > 1])
         fixed |= {k: outcome.count or 0 for k in groups if len(k) == 1}
         symmetric = {key: fixed[frozenset(names)] for key, names in SYMMETRIC_BY.items() if frozenset(names) in fixed}
-        return ClassCount(group, classes_by_orbit(group, fixed), symmetric, stats=outcome.stats)
+        turns = turns_by_fixed(group, fixed)
+        return ClassCount(group, classes_by_orbit(group, fixed), symmetric, stats=outcome.stats, turns=turns)
 
     def _profile(self, problem: Problem, plan: Plan) -> list[int]:
         from .profile import profile
@@ -430,9 +433,7 @@ class BitmaskBackend(Backend):
         requires = {name: version(name) for name in ("nqueens_cp", "numba")}
         return replace(part, rebuild=partial(rebuilt, problem, part.algorithm, depth, saved), requires=requires)
 
-    def _items(
-        self, problem: Problem, depth: int | None, follow: dict[str, Any] | None, running: bool
-    ) -> Partition:
+    def _items(self, problem: Problem, depth: int | None, follow: dict[str, Any] | None, running: bool) -> Partition:
         """The count as numbered work items, the same for every runner (this process, the pool,
         Dask, checkpoints): see `partitions.for_count`; a checkpoint's own cut where it is one
         of this problem's (`partitions.followed`). The join's memory is declared: a checkpoint of
@@ -487,4 +488,5 @@ def classes_from_symmetric(problem: Problem, q: int, p: int, r: int, stats: dict
     if (q - p) % 8 or (p - r) % 4 or r % 2 or 8 * u8 + 4 * u4 + 2 * u2 != q or 8 * unique != q + p + 2 * r:
         raise BackendError(f"internal error: class counts do not add up (Q={q}, P={p}, R={r})")
     by_orbit = {k: v for k, v in ((8, u8), (4, u4), (2, u2)) if v}
-    return ClassCount(NAMES, by_orbit, {"point_symmetric": p, "rotational": r}, stats=dict(stats or {}))
+    turns = rotation_turns(problem, NAMES, by_orbit)
+    return ClassCount(NAMES, by_orbit, {"point_symmetric": p, "rotational": r}, stats=dict(stats or {}), turns=turns)
