@@ -58,7 +58,9 @@ def queens(m, n, prefix, stop, out):
     first rows hold `prefix` (a column a row, 1 <= len(prefix) < m): that node itself (at depth
     len(prefix), where its queens do not attack each other) and every node under it. The
     classic search: a row's attacks three words (columns, diagonals shifted a row at a time),
-    each node in O(1); the last row's nodes counted all at once."""
+    each node in O(1). A node's children are counted at once, by the bits of its free columns,
+    as it is made; so a child with no free column, or one on the last row but one (whose
+    children are the tree's leaves), is made and counted without a step down and back."""
     full = (_ONE << np.uint64(n)) - _ONE if n < 64 else ~np.uint64(0)
     cols = np.zeros(m + 1, np.uint64)
     left = np.zeros(m + 1, np.uint64)
@@ -75,8 +77,8 @@ def queens(m, n, prefix, stop, out):
     if d == m:
         return True
     nxt = full & ~(c | lt | rt)
-    if d + 1 == m:
-        out[m] += _popcount(nxt)
+    out[d + 1] += _popcount(nxt)
+    if d + 1 == m or nxt == _ZERO:
         return True
     top = d
     cols[d], left[d], right[d], avail[d] = c, lt, rt, nxt
@@ -87,14 +89,13 @@ def queens(m, n, prefix, stop, out):
             continue
         low = avail[d] & (~avail[d] + _ONE)
         avail[d] ^= low
-        out[d + 1] += 1
         spent += 1
         if spent & 0xFFFF == 0 and stop[0]:
             return False
         c, lt, rt = cols[d] | low, ((left[d] | low) << _ONE) & full, (right[d] | low) >> _ONE
         nxt = full & ~(c | lt | rt)
-        if d + 2 == m:  # the next row is the last: its nodes are its free columns
-            out[m] += _popcount(nxt)
+        out[d + 2] += _popcount(nxt)  # the new node's children
+        if d + 2 == m or nxt == _ZERO:  # they are leaves, or there are none: no step down
             continue
         cols[d + 1], left[d + 1], right[d + 1], avail[d + 1] = c, lt, rt, nxt
         d += 1
