@@ -443,6 +443,20 @@ def test_by_symmetry_splits_the_classes_as_oeis_does():
     assert r.exit_code == 2 and "one sequence" in r.stderr, r.output
 
 
+@pytest.mark.parametrize(
+    "args", [["8"], ["6", "--piece", "rook"], ["5", "--rows", "1"], ["5", "--rows", "3"], ["6", "--pieces", "4"]]
+)
+def test_the_parts_the_split_shows_add_up_to_the_classes(args):
+    """A part left out of the line is 0 (one row: a reflection fixes each single queen, which
+    the line once left out)."""
+    r = run("count", *args, "--by-symmetry")
+    line = r.stdout.strip()
+    parts, classes = line.rsplit(" (", 1)
+    assert r.exit_code == 0 and sum(int(p.rsplit(" ", 1)[1]) for p in parts.split(", ")) == int(classes.split()[0]), (
+        line
+    )
+
+
 def _images(s: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
     """A placement of one piece a row on an n x n board under the square's 8 symmetries, written
     out here as each maps a square (r, c)."""

@@ -300,14 +300,14 @@ SPLIT = {
 
 
 def split_keys(p: Problem) -> list[str]:
-    """The parts of the split a table or a line shows: a reflection fixes no solution that puts
-    a piece riding the diagonals on each row (two of its pieces would share a line), so that
-    part, always 0 there, is left to the JSON record."""
-    one_a_row = p.rule.diagonals and not p.walled
-    return [key for key in SPLIT if not (key == "reflection_only" and one_a_row)]
+    """The parts of the split a table or a line shows: where no reflection fixes a solution
+    (`model.symmetry.reflections_fix_none`), that part, always 0, is left to the JSON record."""
+    from ..model.symmetry import reflections_fix_none
+
+    return [key for key in SPLIT if not (key == "reflection_only" and reflections_fix_none(p))]
 
 
-def _split(p: Problem, b: Any, classes: Any) -> dict[str, int]:
+def _split(b: Any, classes: Any) -> dict[str, int]:
     """The classes by the turns that fix their members, as the backend's class count gives them."""
     if not classes.turns:
         raise UserError(f"{b.name}: its class count of this board does not tell the classes' symmetries")
@@ -512,7 +512,7 @@ def _count_one(
             "symmetries": list(classes.group),
         }
         if by_symmetry:
-            rec |= _split(p, b, classes)
+            rec |= _split(b, classes)
         if fmt == "text" and classes.group not in noted:
             noted.append(classes.group)
             note_symmetries(classes.group)

@@ -232,6 +232,15 @@ def classes_by_orbit(group: tuple[str, ...], fixed: dict[frozenset[str], int]) -
 TURNS = ("quarter_turn", "half_turn_only", "reflection_only", "asymmetric")
 
 
+def reflections_fix_none(problem: Problem) -> bool:
+    """Whether no reflection fixes any solution of `problem`: two pieces or more, one a row, of
+    a piece that rides the diagonals, where no wall cuts a line. A reflection that fixes such a
+    placement maps a piece to another on its own line (a row, a column or a diagonal), or puts
+    two of them on its axis, one line; a board of one row has its one piece on the axis of the
+    reflection of its rows."""
+    return problem.rule.diagonals and not problem.walled and problem.rows > 1
+
+
 def turns_of_class(images: Mapping[str, object], member: object) -> str:
     """Where in TURNS the class of `member` falls, from its images under the problem's
     symmetries (`images`, by name): a turn fixes one member of a class if and only if it fixes
@@ -244,9 +253,12 @@ def turns_of_class(images: Mapping[str, object], member: object) -> str:
     return "reflection_only" if len(fixed) > 1 else "asymmetric"
 
 
-def turns_by_fixed(group: tuple[str, ...], fixed: dict[frozenset[str], int]) -> dict[str, int]:
+def turns_by_fixed(
+    group: tuple[str, ...], fixed: dict[frozenset[str], int], by_orbit: dict[int, int]
+) -> dict[str, int]:
     """TURNS' classes from the solutions each subgroup of `group` fixes (`classes_by_orbit`'s
-    `fixed`, the trivial subgroup's the whole count). The solutions a turn t fixes form a set the
+    `fixed`, the trivial subgroup's the whole count) and the classes by orbit size it made of
+    them (`by_orbit`). The solutions a turn t fixes form a set the
     group maps onto itself, whose classes Burnside's lemma counts: the mean over g in the group
     of the solutions both t and g fix, those of the subgroup they generate. The classes of no
     symmetry are the orbits of full size; what no turn fixes and a reflection does is the rest."""
@@ -260,7 +272,6 @@ def turns_by_fixed(group: tuple[str, ...], fixed: dict[frozenset[str], int]) -> 
         return total // len(group)
 
     quarter, half = classes_fixed_by("rot90"), classes_fixed_by("rot180")
-    by_orbit = classes_by_orbit(group, fixed)
     asymmetric = by_orbit.get(len(group), 0)
     return {
         "quarter_turn": quarter,

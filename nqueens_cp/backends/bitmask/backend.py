@@ -372,8 +372,9 @@ class BitmaskBackend(Backend):
         fixed = self._fixed_points(problem, [k for k in groups if len(k) > 1])
         fixed |= {k: outcome.count or 0 for k in groups if len(k) == 1}
         symmetric = {key: fixed[frozenset(names)] for key, names in SYMMETRIC_BY.items() if frozenset(names) in fixed}
-        turns = turns_by_fixed(group, fixed)
-        return ClassCount(group, classes_by_orbit(group, fixed), symmetric, stats=outcome.stats, turns=turns)
+        by_orbit = classes_by_orbit(group, fixed)
+        turns = turns_by_fixed(group, fixed, by_orbit)
+        return ClassCount(group, by_orbit, symmetric, stats=outcome.stats, turns=turns)
 
     def _profile(self, problem: Problem, plan: Plan) -> list[int]:
         from .profile import profile
