@@ -943,13 +943,20 @@ class Backend:
 SYMMETRIC_BY = {"point_symmetric": ("identity", "rot180"), "rotational": ("identity", "rot90", "rot180", "rot270")}
 
 
+def _rotations_alone(problem: Problem, group: Sequence[str]) -> bool:
+    """Where the orbit sizes tell what fixes a class: all 8 symmetries hold and the piece rides
+    both diagonals, so a reflection fixes no solution (a piece a row; on a board of one square
+    its one solution, fixed by all, counts as the quarter turn's)."""
+    return len(group) == 8 and problem.rule.diagonals
+
+
 def symmetric_solutions(problem: Problem, group: Sequence[str], by_orbit: dict[int, int]) -> dict[str, int]:
     """The solutions fixed by the half turn (point symmetric) and by the quarter turn
     (rotational), from the orbit sizes, where all 8 symmetries hold and the piece rides both
     diagonals: then only rotations fix a solution (a reflection puts two pieces on one line), so
     an orbit of 4 is fixed by the half turn, one of 2 by the quarter turn too, one of 1 by all.
     Elsewhere none are said ({})."""
-    if len(group) != 8 or not problem.rule.diagonals:
+    if not _rotations_alone(problem, group):
         return {}
     u4, u2, u1 = (by_orbit.get(size, 0) for size in (4, 2, 1))
     return {"point_symmetric": 4 * u4 + 2 * u2 + u1, "rotational": 2 * u2 + u1}
@@ -959,7 +966,7 @@ def rotation_turns(problem: Problem, group: Sequence[str], by_orbit: dict[int, i
     """The classes by the turns that fix them (`model.symmetry.TURNS`) from the orbit sizes,
     where only rotations fix a solution (as `symmetric_solutions`): an orbit of 1 or 2 is fixed
     by the quarter turn, one of 4 by the half turn alone, one of 8 by nothing. Elsewhere {}."""
-    if len(group) != 8 or not problem.rule.diagonals:
+    if not _rotations_alone(problem, group):
         return {}
     return {
         "quarter_turn": by_orbit.get(1, 0) + by_orbit.get(2, 0),
