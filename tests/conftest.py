@@ -4,6 +4,7 @@ check and an exhaustive search over rows, the OEIS tables, closed forms and Ryse
 from __future__ import annotations
 
 import csv
+import importlib
 import os
 import shutil
 import signal
@@ -12,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -33,6 +35,16 @@ def oeis(number: str) -> list[int]:
     raise KeyError(number)
 
 
+def benchmark(name: str) -> ModuleType:
+    """The module of benchmarks/NAME.py, imported as its docstring runs it (from that folder)."""
+    folder = str(Path(__file__).resolve().parent.parent / "benchmarks")
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(folder)
+
+
 def triangle(terms: list[int], first: int = 0) -> list[list[int]]:
     """A triangle read by rows (OEIS's `tabl`), its row n holding n + 1 entries, from row `first`."""
     out, at, n = [], 0, first
@@ -43,8 +55,8 @@ def triangle(terms: list[int], first: int = 0) -> list[list[int]]:
     return out
 
 
-#: OEIS A000170: solutions of n-queens, n = 1..
-A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512]
+#: OEIS A000170: solutions of n-queens, n = 1..16 (tests/data/oeis.tsv holds it from n = 0)
+A000170 = oeis("A000170")[1:17]
 #: OEIS A002562: fundamental solutions (up to the 8 symmetries of the square), n = 1..
 A002562 = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752]
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+
+from .conftest import benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -14,11 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_each_side_runs_its_own_tree_from_inside_a_checkout(tmp_path, monkeypatch):
     """Run from the checkout (as its docstring shows), `python -c` found the checkout's
     package before the other tree's on PYTHONPATH, so both sides timed the same code."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import bench_versions
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+    bench_versions = benchmark("bench_versions")
     other = tmp_path / "other"
     (other / "nqueens_cp").mkdir(parents=True)
     (other / "nqueens_cp" / "__init__.py").write_text("TREE = 'other'\n")

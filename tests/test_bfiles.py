@@ -4,7 +4,6 @@ terms the suite can afford, counted again."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,10 +11,9 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp.model.problem import Problem
 
-from .conftest import oeis, triangle
+from .conftest import benchmark, oeis, triangle
 
-ROOT = Path(__file__).resolve().parent.parent
-OEIS_DIR = ROOT / "docs" / "oeis"
+OEIS_DIR = Path(__file__).parent.parent / "docs" / "oeis"
 
 
 def terms(number: str) -> dict[int, int]:
@@ -67,22 +65,12 @@ def test_the_rows_of_k_queens_extend_a348129_and_sum_to_a287227():
     assert rows[11][1:] == [nq.count(Problem(11, pieces=k)) for k in range(1, 12)]  # 1.5 s
 
 
-def _recount_pieces():
-    """benchmarks/recount_pieces.py: the second method of b348129.txt (one row search each row)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import recount_pieces
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    return recount_pieces
-
-
 def test_the_second_method_of_a348129_gives_the_published_rows_and_the_b_file_s():
     """The row search with empty rows, every k at once, against OEIS's rows 1..10 and the b-file's
     rows 11 and 12 (counted by the layouts search: the first method); 1 s."""
     rows = _rows(terms("A348129"))
     published = _rows(dict(enumerate(oeis("A348129"))))
-    recount = _recount_pieces()
+    recount = benchmark("recount_pieces")  # (the second method of b348129.txt)
     for n in range(1, 13):
         assert recount.row_of(n, 2) == (published[n] if n < len(published) else rows[n]), n
 
