@@ -3,12 +3,13 @@
     git worktree add /tmp/old <commit>
     python benchmarks/bench_versions.py /tmp/old . --repeat 5
 
-Runs, alternating between the trees so that a slower minute of the shared machine hits both,
-`count(16)` on one worker, the enumeration of every solution of n = 14 written as jsonl to
-/dev/null, and the join (CPU time) over every 1000th column set of n = 21 and of n = 22, where
-the matcher is most of the time. Each measurement is a fresh process with the tree first on
-sys.path, timed inside the process after a warm-up (start-up and numba's cache loading
-excluded). Prints the best time of each tree and the ratio new / old.
+Runs, alternating between the trees so that a slower minute of the shared machine hits both, the
+backtrack tree's profile at n = 16 on one thread, `count(16)` on one worker, the enumeration of
+every solution of n = 14 written as jsonl to /dev/null, and the join (CPU time) over every
+1000th column set of n = 21 and of n = 22, where the matcher is most of the time. Each
+measurement is a fresh process with the tree first on sys.path, timed inside the process after a
+warm-up (start-up and numba's cache loading excluded). Prints the best time of each tree and the
+ratio new / old.
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ import sys
 from pathlib import Path
 
 CASES = {
+    "profile 16": """
+import time, nqueens_cp as nq
+b = nq.get_backend("bitmask", workers=1)
+b.profile(nq.Problem(12))
+t = time.perf_counter(); assert b.profile(nq.Problem(16))[-1] == 14772512; print(time.perf_counter() - t)
+""",
     "count 16": """
 import time, nqueens_cp as nq
 nq.count(12, workers=1)
