@@ -1,19 +1,24 @@
 """Tables of counts for one board: a range of --rows (A269133's rows), of --pieces (A348129's),
 and the profile of the row search's tree (A319284, its sums A319283), each held to OEIS and to
 a second method: the profile's entry k is the count of the board's first k rows alone, made by
-the engine's counting searches, and a brute force written here for the small boards."""
+the engine's counting searches, and a brute force written here for the small boards. The
+profile of the squares search (pieces anywhere), whose entry k is the count of k pieces, is
+held to A348129, to the brute force of tests/test_walls.py and to a count a term."""
 
 from __future__ import annotations
 
 import json
-from itertools import product
+from dataclasses import replace
+from itertools import combinations, product
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
 
 import nqueens_cp as nq
 from nqueens_cp.model.problem import Problem
 
-from .conftest import gone, interrupt_when, oeis, run, triangle
+from .conftest import examples, gone, interrupt_when, oeis, run, triangle
+from .test_walls import _sees, problems
 
 
 def test_the_profile_is_oeis_s_and_its_sum_too():
@@ -58,8 +63,9 @@ def test_each_depth_holds_the_placements_of_its_rows(p):
     for k in range(1, p.rows + 1):
         assert profile[k] == _brute_prefixes(p, k), k
         if not p.torus:  # (a torus of k rows wraps at k: not the first k rows of this one)
-            top = Problem(p.n, p.piece, rows=k, blocked=[s for s in p.blocked if s[0] < k],
-                          fixed=[s for s in p.fixed if s[0] < k])
+            top = Problem(
+                p.n, p.piece, rows=k, blocked=[s for s in p.blocked if s[0] < k], fixed=[s for s in p.fixed if s[0] < k]
+            )
             assert profile[k] == nq.count(top), k
 
 
@@ -103,7 +109,7 @@ def test_tables_of_one_board_refuse_in_one_line():
         (["6", "--pieces", "1..40"], "is more than the 36 free squares can hold"),
         (["8", "--profile", "--unique"], "--profile counts nodes in one search"),
         (["8", "--profile", "-b", "cpsat"], "does not answer profile (those that do: bitmask)"),
-        (["6", "--pieces", "6", "--profile"], "a profile is of the search that places a piece a row"),
+        (["6", "--pieces", "6", "--pawns", "1", "--profile"], "not of pawns or regions"),
     ):
         result = run("count", *args)
         assert result.exit_code == 2, (args, result.stdout)
@@ -124,8 +130,8 @@ def test_a_table_keeps_a_checkpoint_a_term_and_resumes_term_by_term(tmp_path):
     again = run("count", "12..14", "--checkpoint", journal, "-f", "bfile")
     assert again.exit_code == 0 and again.stdout.splitlines() == ["12 14200", "13 73712", "14 365596"]
     assert again.stderr.count("nqueens: resumed") == 3
-    pieces = run("count", "7", "--pieces", "6..7", "--checkpoint", journal)
-    assert pieces.stdout.strip() == "832, 40" and (tmp_path / "c-pieces6.jsonl").exists()  # A348129 row 7
+    pawns = run("count", "6", "--pieces", "6..7", "--pawns", "1", "--checkpoint", journal)  # (no profile of pawns)
+    assert pawns.stdout.strip().endswith(f", {oeis('A103330')[6 - 1]}") and (tmp_path / "c-pieces6.jsonl").exists()
 
 
 def test_a_profile_stops_at_its_limit_and_says_it_is_unknown():
@@ -183,3 +189,75 @@ def test_a_profile_on_the_pool_stops_on_ctrl_c_and_leaves_no_process(tmp_path):
     assert gone(below), below
     kept = len(journal.read_text().splitlines()) - 1
     assert kept >= 1 and "Traceback" not in stderr.decode()
+
+
+# -- the squares search's profile: k pieces anywhere, every k from one search ------------------
+
+
+def _brute_by_pieces(p: Problem) -> list[int]:
+    """The placements of k = 0..p.pieces pieces anywhere that hold the pre-placed ones, no two
+    attacking (tests/test_walls.py's rule, walls stopping lines), by trying every set of free
+    squares."""
+    shut = set(p.blocked) | set(p.walls)
+    free = [(r, c) for r in range(p.rows) for c in range(p.n) if (r, c) not in shut]
+    stops = set(p.walls)
+    sees = {(a, b) for a in free for b in free if a != b and _sees(p, a, b, stops)}
+    out = [0] * (p.pieces + 1)
+    for k in range(p.pieces + 1):
+        for pieces in combinations(free, k):
+            if set(p.fixed) <= set(pieces) and not any((a, b) in sees for a in pieces for b in pieces):
+                out[k] += 1
+    return out
+
+
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(anywhere=True))
+def test_the_squares_search_profile_is_the_brute_force_s_count_by_pieces(p: Problem) -> None:
+    assume(p.pieces)  # (a board with no free square draws no pieces: one a row)
+    p = replace(p, pawns=0)
+    assert nq.get_backend("bitmask").profile(p) == _brute_by_pieces(p)
+
+
+def test_the_open_queens_squares_profile_is_a348129_and_stops_at_its_pieces():
+    """Open queens take the rows kernel (a row holds one queen or none; the left half's squares
+    counted twice), every other board the attack table's: both held to OEIS's rows and to the
+    brute force on rectangles, and cut at the pieces asked for."""
+    rows = triangle(oeis("A348129"), 0)
+    b = nq.get_backend("bitmask")
+    for n in range(1, 10):
+        assert b.profile(Problem(n, pieces=n)) == rows[n], n
+    assert b.profile(Problem(9, pieces=4)) == rows[9][:5]
+    for n, m, k in ((4, 1, 2), (4, 2, 3), (5, 3, 4), (5, 4, 2), (6, 3, 5), (3, 3, 1)):
+        p = Problem(n, rows=m, pieces=k)
+        assert b.profile(p) == _brute_by_pieces(p), (n, m, k)
+
+
+def test_a_range_of_pieces_is_one_search_and_agrees_with_a_count_a_term():
+    """The bitmask backend counts a --pieces table from one profile (its plan says so); a backend
+    without a profile (CP-SAT) counts each term, and the two agree, walls and knights included."""
+    lines = run("count", "7", "--pieces", "2..7", "--json").stdout.splitlines()
+    recs = [json.loads(line) for line in lines]
+    assert [r["count"] for r in recs] == triangle(oeis("A348129"), 0)[7][2:]
+    assert all(r["format"] == "nqueens_cp.count/1" and r["plan"]["task"] == "count" for r in recs)
+    assert all("from that one search" in r["plan"]["reason"] for r in recs)
+    for args in (["5", "--pieces", "1..5"], ["5", "--pieces", "3..8", "--piece", "knight", "--wall", "2,2"]):
+        ours, cpsat = run("count", *args), run("count", *args, "-b", "cpsat")
+        assert ours.exit_code == cpsat.exit_code == 0, (ours.stderr, cpsat.stderr)
+        assert ours.stdout == cpsat.stdout, args
+    assert run("count", "8", "--pieces", "8", "--profile").stdout.strip() == ", ".join(
+        map(str, triangle(oeis("A348129"), 0)[8])
+    )
+
+
+def test_a_one_search_table_keeps_its_checkpoint_resumes_and_stops_whole_or_unknown(tmp_path):
+    journal = tmp_path / "c.jsonl"
+    first = run("count", "10", "--pieces", "1..10", "--checkpoint", journal, "-f", "bfile")
+    row = triangle(oeis("A348129"), 0)[10]
+    assert first.exit_code == 0 and first.stdout.splitlines() == [f"{k} {row[k]}" for k in range(1, 11)]
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    again = run("count", "10", "--pieces", "1..10", "--checkpoint", journal, "-f", "bfile")
+    assert again.exit_code == 0 and again.stdout == first.stdout and "nqueens: resumed" in again.stderr
+    stopped = run("count", "17", "--pieces", "1..17", "--time-limit", "0.3")
+    assert stopped.exit_code == 3 and stopped.stdout == ""
+    assert "a profile is whole or unknown" in stopped.stderr and stopped.stderr.count("\n") == 1

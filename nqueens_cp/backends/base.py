@@ -659,8 +659,22 @@ class Backend:
     def profile(self, problem: Problem) -> list[int]:
         """The nodes at each depth 0..rows of a search that places a piece a row, top to bottom:
         entry k the placements of the first k rows the rules allow among themselves, the last
-        the solutions. Raises Unknown at a stop (a profile is whole or unknown)."""
+        the solutions. For pieces anywhere (`pieces` K), the nodes at each depth 0..K of a search
+        that places them a square at a time: entry k the placements of k pieces (the pre-placed
+        among them), the last the solutions. Raises Unknown at a stop (a profile is whole or
+        unknown)."""
         return self._profile(problem, self._profile_plan(problem))
+
+    def offers_profile(self, problem: Problem) -> bool:
+        """Whether `profile` answers `problem`, decided before any search: a table of its
+        entries (`count --pieces A..B`) then takes one search where it would take one a term."""
+        if Task.PROFILE not in self.capabilities.tasks:
+            return False
+        try:
+            self._profile_plan(problem)
+        except UnsupportedProblem:
+            return False
+        return True
 
     def profile_partition(self, problem: Problem) -> tuple[Partition, Callable[[int], list[int]]]:
         """The profile as the backend's numbered work items (checkpoints, Dask:
@@ -671,11 +685,12 @@ class Backend:
         return self._profile_partition(problem, plan)
 
     def _profile_plan(self, problem: Problem) -> Plan:
-        """The plan of a profile, refused where the search places no piece a row."""
+        """The plan of a profile, refused where the search's nodes have no depth of their own:
+        pawns (each set of them a search of its own) and regions."""
         plan = self.plan(problem, Task.PROFILE)
-        if problem.anywhere or problem.regions:
+        if problem.pawns or problem.regions:
             raise UnsupportedProblem(
-                "a profile is of the search that places a piece a row: not of pieces anywhere or regions"
+                "a profile is of the search that places a piece a row or pieces anywhere: not of pawns or regions"
             )
         return plan
 

@@ -37,7 +37,9 @@ from .options import (
     problem_options,
     size_range,
 )
+from .output import backend as output_backend
 from .output import (
+    described,
     echo,
     long_count_notice,
     no_solution,
@@ -259,6 +261,11 @@ def count(
             raise UserError(f"a table varies one thing: a range of N, or of --{varying[0]}, not both")
         key, values = varying
         problems = [replace(spec, **{key: k}).problem(n) for k in values]
+        top = problems[-1]
+        plain = not (unique or by_symmetry or symmetric or profile)
+        if key == "pieces" and plain and output_backend(backend, workers=workers, **solver).offers_profile(top):
+            _table(problems, _from_profile(run, top), fmt, ["count"], key)
+            return
         _table(problems, _each_term(run, checkpoint, key), fmt, keys or split_keys(problems[0]), key)
         return
     p = spec.problem(n)
@@ -324,6 +331,29 @@ def _each_term(run: Any, checkpoint: Path | None, index: str) -> Any:
     def counted(p: Problem) -> dict[str, Any]:
         term = getattr(p, index)
         return run(p, checkpoint=checkpoint.with_name(f"{checkpoint.stem}-{index}{term}{checkpoint.suffix}"))
+
+    return counted
+
+
+def _from_profile(run: Any, top: Problem) -> Any:
+    """A table of --pieces A..B from one search, where the backend offers it: the profile of the
+    search that places pieces anywhere, up to B of them (`Backend.profile`), whose entry k is
+    the count of k pieces; where a count a term would search the placements of fewer pieces
+    again for each. Each term's record is a count's, its plan the profile's. The profile is
+    whole or unknown: a stop prints no term (with --checkpoint FILE, the one search's journal,
+    which the same command resumes)."""
+    made: dict[str, Any] = {}
+
+    def counted(p: Problem) -> dict[str, Any]:
+        if not made:
+            made.update(run(top, profile=True))
+        value = made["profile"][p.pieces]
+        why = made["plan"]["reason"] + "; the table's terms from that one search"
+        kept = {key: made[key] for key in ("backend", "solver", "version")}
+        kept["status"] = (Status.SOLVED if value else Status.NO_SOLUTION).value
+        kept["plan"] = made["plan"] | {"task": "count", "reason": why}
+        rest = {key: made[key] for key in ("stats", "seconds")} | {"count": value}
+        return {"format": "nqueens_cp.count/1"} | described(p) | kept | rest
 
     return counted
 

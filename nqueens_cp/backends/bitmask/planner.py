@@ -214,11 +214,16 @@ def symmetric_plan(problem: Problem, settings: dict[str, Any]) -> Plan:
 
 
 def profile_plan(problem: Problem, settings: dict[str, Any], default_workers: int) -> Plan:
-    """The tree's nodes by depth: a compiled row search that counts each node where it stands,
-    the first row's columns on threads."""
+    """The tree's nodes by depth: a compiled row search (or, for pieces anywhere, a squares
+    search) that counts each node where it stands, the first piece's places on threads."""
     if not (problem.n <= MAX_COMPILED_N and jit_enabled()):
         raise UnsupportedProblem(f"bitmask: the profile runs a compiled kernel, up to {MAX_COMPILED_N} columns")
     why = "a piece a row, top to bottom, each node counted at its depth; the first row's columns on threads"
+    if problem.anywhere:
+        why = (
+            f"pieces anywhere a square at a time, in reading order, up to {problem.pieces}: each placement "
+            "a node, counted by its pieces; the first piece's squares on threads"
+        )
     return Plan(Task.PROFILE, "profile", why, settings.get("workers") or default_workers)
 
 

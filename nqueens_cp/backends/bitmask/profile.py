@@ -1,20 +1,25 @@
-"""The profile of the row search's tree: its nodes at each depth (`kernels.profile`), cut into
+"""The profile of a search's tree: its nodes at each depth (`kernels.profile`), cut into
 numbered work items, run on threads in this process (the kernels hold no GIL) or, as a count's
 items are, on the pool, on Dask and into a checkpoint.
 
-Queens on an open board: an item a node of the first two rows whose first queen stands in the
-board's left half (a column's mirror image roots a tree of the same shape, so those count
-twice), each searched by the classic three words a row. Every other board: an item a column of
-the first row, searched with the attack table. A checkpoint records an item's count; the
-profile is a vector, so an item's count is its vector written as one integer, entry k times
-2^(64 k) (no entry reaches 2^64): the sum of items' integers is the integer of their summed
-vectors.
+The row search (a piece a row): on an open queens board, an item a node of the first two rows
+whose first queen stands in the board's left half (a column's mirror image roots a tree of the
+same shape, so those count twice), each searched by the classic three words a row; on every
+other board, an item a column of the first row, searched with the attack table. The squares
+search (pieces anywhere, `--pieces K`: its nodes at depth k are the placements of k pieces, up
+to K): an item the first piece's square; open queens by rows that hold one queen or none, the
+left half's squares counted twice; every other board square by square with the attack table,
+walls cutting its lines, the pre-placed pieces the root.
+
+A checkpoint records an item's count; the profile is a vector, so an item's count is its vector
+written as one integer, entry k times 2^(64 k) (no entry reaches 2^64): the sum of items'
+integers is the integer of their summed vectors.
 """
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -40,14 +45,30 @@ def tables(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
     return attack, free
 
 
-#: What an item needs: (rows, columns, the items' prefixes and weights, the attack table and
-#: free columns where the board is not open queens, else None).
-Context = tuple[int, int, list[tuple[tuple[int, ...], int]], "tuple[np.ndarray, np.ndarray] | None"]
+class Context(NamedTuple):
+    """What an item needs (sent to the workers whole)."""
+
+    #: "queens" or "rows" (the row search), "queens-anywhere" or "anywhere" (the squares search).
+    search: str
+    rows: int
+    n: int
+    #: Each item: a prefix of columns (the row search) or (row, column) of the first piece (the
+    #: squares search), and its weight.
+    items: list[tuple[tuple[int, ...], int]]
+    #: The attack table and free columns the generic kernels read (None for open queens); for
+    #: the squares search also the attack table's row of each square (`layouts.tables`).
+    board: tuple[np.ndarray, ...] | None
+    #: The profile's last depth: the rows, or the most pieces placed anywhere.
+    depth: int
+    #: The depth of an item's root: 0, or the pre-placed pieces placed anywhere.
+    offset: int
 
 
 def context(problem: Problem) -> tuple[Context, list[int]]:
-    """The items of `problem`'s profile, and what no item counts: the root and, for open
-    queens, the first row's nodes (items start at the second row)."""
+    """The items of `problem`'s profile, and what no item counts: the root and, for the row
+    search of open queens, the first row's nodes (items start at the second row)."""
+    if problem.anywhere:
+        return _anywhere(problem)
     m, n = problem.rows, problem.n
     base = [0] * (m + 1)
     base[0] = 1
@@ -55,25 +76,51 @@ def context(problem: Problem) -> tuple[Context, list[int]]:
         base[1] = n
         half = [(c, 1 if 2 * c + 1 == n else 2) for c in range((n + 1) // 2)]
         items = [((c0, c1), w) for c0, w in half for c1 in range(n) if abs(c1 - c0) > 1]
-        return (m, n, items, None), base
+        return Context("queens", m, n, items, None, m, 0), base
     attack, free = tables(problem)
     items = [((c,), 1) for c in range(n) if int(free[0]) >> c & 1]
-    return (m, n, items, (attack, free)), base
+    return Context("rows", m, n, items, (attack, free), m, 0), base
+
+
+def _anywhere(problem: Problem) -> tuple[Context, list[int]]:
+    """The squares search's items: the root is the pre-placed pieces (none where they attack
+    each other), an item each square the first piece placed may take."""
+    m, n, most = problem.rows, problem.n, problem.pieces
+    base = [0] * (most + 1)
+    if _open_queens(problem):
+        base[0] = 1
+        half = [(r, c, 1 if 2 * c + 1 == n else 2) for r in range(m) for c in range((n + 1) // 2)]
+        items = [((r, c), w) for r, c, w in half] if most else []
+        return Context("queens-anywhere", m, n, items, None, most, 0), base
+    t = layouts.tables(problem, ())
+    offset = len(problem.fixed)
+    if t is None or offset > most:
+        return Context("anywhere", m, n, [], None, most, offset), base
+    unit_at, attack, start = t[0], t[4], t[6]
+    free = start[:-1].copy()
+    base[offset] = 1
+    squares = [(r, c) for r in range(m) for c in range(n) if int(free[r]) >> c & 1] if offset < most else []
+    return Context("anywhere", m, n, [(sq, 1) for sq in squares], (attack, free, unit_at), most, offset), base
 
 
 def item_vector(ctx: Context, i: int, stop: np.ndarray) -> tuple[np.ndarray, bool]:
     """Item i's nodes by depth, weighted, and whether it ran to its end."""
-    from .kernels.profile import profile as walk
-    from .kernels.profile import queens
+    from .kernels import profile as kernels
 
-    m, n, items, board = ctx
-    prefix, weight = items[i]
-    out = np.zeros(m + 1, np.int64)
-    if board is None:
-        done = queens(m, n, np.array(prefix, np.int64), stop, out)
+    prefix, weight = ctx.items[i]
+    out = np.zeros(ctx.depth + 1, np.int64)
+    m, n = ctx.rows, ctx.n
+    if ctx.search == "queens":
+        done = kernels.queens(m, n, np.array(prefix, np.int64), stop, out)
+    elif ctx.search == "queens-anywhere":
+        done = kernels.queens_anywhere(m, n, prefix[0], prefix[1], ctx.depth, stop, out)
+    elif ctx.search == "anywhere":
+        attack, free, unit_at = ctx.board  # type: ignore[misc]
+        first = prefix[0] * n + prefix[1]
+        done = kernels.anywhere(m, n, unit_at, attack, free, first, ctx.depth - ctx.offset, stop, out[ctx.offset :])
     else:
-        attack, free = board
-        done = walk(m, n, attack, free, np.int64(prefix[0]), stop, out)
+        attack, free = ctx.board  # type: ignore[misc]
+        done = kernels.profile(m, n, attack, free, np.int64(prefix[0]), stop, out)
     return out * weight, bool(done)
 
 
@@ -97,7 +144,7 @@ def profile(problem: Problem, deadline: Deadline, workers: int) -> list[int]:
     threads. Raises Unknown at a stop."""
     ctx, base = context(problem)
     total = np.array(base, np.int64)
-    size = len(ctx[2])
+    size = len(ctx.items)
     with watched(deadline) as stop, ThreadPoolExecutor(max(1, min(workers, size or 1))) as pool:
         parts = list(pool.map(lambda i: item_vector(ctx, i, stop)[0], range(size)))
     deadline.check(None)  # (a signal's stop raises as the block ends)
@@ -112,15 +159,26 @@ def partition(problem: Problem) -> tuple[Partition, list[int]]:
     from .partitions.base import fingerprint
 
     ctx, base = context(problem)
-    split = "profile-two-rows" if ctx[3] is None else "profile-first-row"
-    saved = fingerprint(problem, 2 if ctx[3] is None else 1) | {"split": split}
-    return Partition(saved, len(ctx[2]), item_count, ctx, _warm, algorithm="profile", wide=True), base
+    split, depth = SPLITS[ctx.search]
+    saved = fingerprint(problem, depth) | {"split": split}
+    return Partition(saved, len(ctx.items), item_count, ctx, _warm, algorithm="profile", wide=True), base
+
+
+#: A checkpoint's name for each search's items, and the rows an item fixes (the squares
+#: search's item is a square, which fixes the rows above it empty: "depth" 1, its first piece).
+SPLITS = {
+    "queens": ("profile-two-rows", 2),
+    "rows": ("profile-first-row", 1),
+    "queens-anywhere": ("profile-squares-queens", 1),
+    "anywhere": ("profile-squares", 1),
+}
 
 
 def _warm() -> None:
-    """Both kernels loaded in this process (before forking the workers that share them)."""
-    for small in (Problem(4), Problem(4, blocked=[(3, 3)])):
-        item_count(context(small)[0], 0)
+    """The kernels loaded in this process (before forking the workers that share them)."""
+    for small in (Problem(4), Problem(4, blocked=[(3, 3)]), Problem(4, pieces=2), Problem(4, pieces=2, piece="N")):
+        ctx, _ = context(small)
+        item_count(ctx, 0)
 
 
 def _open_queens(problem: Problem) -> bool:

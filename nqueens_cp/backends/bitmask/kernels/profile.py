@@ -100,3 +100,107 @@ def queens(m, n, prefix, stop, out):
         cols[d + 1], left[d + 1], right[d + 1], avail[d + 1] = c, lt, rt, nxt
         d += 1
     return True
+
+
+@njit(cache=True, nogil=True)
+def anywhere(m, n, unit_at, attack, free, first, most, stop, out):
+    """Add to out[k] the placements of k >= 1 pieces, placed anywhere a square at a time in
+    reading order, whose first piece stands on square `first` (a work item): each placement is
+    one node of that search, so out is the profile of the squares search. `unit_at[s]` the row
+    of `attack` of square s, `attack[u, r]` the columns of row r its piece attacks (its own
+    square included), `free[r]` the columns row r may take; no placement of more than `most`
+    pieces is made. Stops as `profile` does."""
+    avail = np.zeros((most + 1, m), np.uint64)
+    row = np.zeros(most + 1, np.int64)
+    bits = np.zeros(most + 1, np.uint64)
+    out[1] += 1
+    if most == 1:
+        return True
+    r0 = first // n
+    u = unit_at[first]
+    for r in range(r0, m):
+        avail[1, r] = free[r] & ~attack[u, r]
+    low = _ONE << np.uint64(first - r0 * n)
+    row[1] = r0
+    bits[1] = avail[1, r0] & ~((low << _ONE) - _ONE)  # the row's squares after the piece
+    d = 1
+    spent = 0
+    while d >= 1:
+        if bits[d] == 0:
+            if row[d] + 1 < m:
+                row[d] += 1
+                bits[d] = avail[d, row[d]]
+            else:
+                d -= 1
+            continue
+        low = bits[d] & (~bits[d] + _ONE)
+        bits[d] ^= low
+        r = row[d]
+        u = unit_at[r * n + trailing_zeros(low)]
+        out[d + 1] += 1
+        spent += 1
+        if spent & 0xFFFF == 0 and stop[0]:
+            return False
+        if d + 1 == most:
+            continue
+        for rr in range(r, m):
+            avail[d + 1, rr] = avail[d, rr] & ~attack[u, rr]
+        row[d + 1] = r
+        bits[d + 1] = avail[d + 1, r] & ~((low << _ONE) - _ONE)
+        d += 1
+    return True
+
+
+@njit(cache=True, nogil=True)
+def queens_anywhere(m, n, row, col, most, stop, out):
+    """`anywhere` for queens on an open m x n board, by rows: no two queens share a row, so a
+    placement is a row search in which each row below the first queen's holds one queen or
+    none, a row's attacks the classic three words. Each placement is counted once, where its
+    last row is decided (the last row's queens at once, by its free columns), or where its
+    `most`-th queen stands (the rows below it then stay empty)."""
+    full = (_ONE << np.uint64(n)) - _ONE if n < 64 else ~np.uint64(0)
+    bit = _ONE << np.uint64(col)
+    if row == m - 1 or most == 1:
+        out[1] += 1
+        return True
+    cols = np.zeros(m + 1, np.uint64)
+    left = np.zeros(m + 1, np.uint64)
+    right = np.zeros(m + 1, np.uint64)
+    avail = np.zeros(m + 1, np.uint64)
+    empty = np.zeros(m + 1, np.bool_)  # the row may still stay empty
+    queens = np.zeros(m + 1, np.int64)  # the queens above the row
+    d = row + 1
+    cols[d], left[d], right[d], queens[d] = bit, (bit << _ONE) & full, bit >> _ONE, 1
+    avail[d] = full & ~(cols[d] | left[d] | right[d])
+    empty[d] = True
+    spent = 0
+    while d > row:
+        if d == m - 1:
+            out[queens[d]] += 1
+            if queens[d] < most:
+                out[queens[d] + 1] += _popcount(avail[d])
+            d -= 1
+            continue
+        spent += 1
+        if spent & 0xFFFF == 0 and stop[0]:
+            return False
+        if avail[d]:
+            low = avail[d] & (~avail[d] + _ONE)
+            avail[d] ^= low
+            q = queens[d] + 1
+            if q == most:  # the rows below stay empty
+                out[q] += 1
+                continue
+            c, lt, rt = cols[d] | low, ((left[d] | low) << _ONE) & full, (right[d] | low) >> _ONE
+        elif empty[d]:
+            empty[d] = False
+            q = queens[d]
+            c, lt, rt = cols[d], (left[d] << _ONE) & full, right[d] >> _ONE
+        else:
+            d -= 1
+            continue
+        d += 1
+        cols[d], left[d], right[d], queens[d] = c, lt, rt, q
+        avail[d] = full & ~(c | lt | rt)
+        empty[d] = True
+    return True
