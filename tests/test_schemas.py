@@ -59,6 +59,7 @@ def test_the_schemas_are_schemas():
 REGIONS_OUT = Path(tempfile.gettempdir()) / "nqueens-schema-regions"
 REGION_MODEL = Path(__file__).parent.parent / "models" / "regions-queens-8.toml"
 
+PROFILE = "nqueens_cp.profile/1"
 CASES = [
     (["count", "8", "--json"], (0,), "nqueens_cp.count/1"),
     (["count", "14", "--json", "--backend", "cpsat", "--time-limit", "0.05"], (3,), "nqueens_cp.count/1"),
@@ -66,6 +67,9 @@ CASES = [
     (["count", "7", "--unique", "--json"], (0,), "nqueens_cp.unique/1"),
     (["count", "12", "--piece", "superqueen", "--symmetric", "rot90", "--json"], (0,), "nqueens_cp.symmetric/1"),
     (["count", "8", "--profile", "--json"], (0,), "nqueens_cp.profile/1"),
+    (["count", "6", "--pieces", "6", "--profile", "--json"], (0,), "nqueens_cp.profile/1"),
+    # pre-placed pieces that attack each other: no root, a profile of zeros
+    (["count", "4", "--pieces", "3", "--fix", "0,0", "--fix", "0,1", "--profile", "--json"], (0,), PROFILE),
     (["first", "8", "--json", "--block", "0,0"], (0,), "nqueens_cp.first/1"),
     (["first", "3", "--json"], (0,), "nqueens_cp.first/1"),
     (["solve", "6", "--json"], (0,), "nqueens_cp.solve/1"),
@@ -98,6 +102,13 @@ def test_every_json_record_says_its_format_and_keeps_to_its_schema(args, ok, exp
     (record,) = _records(*args, ok=ok)
     assert next(iter(record)) == "format"  # the first key: a reader knows what follows
     assert _valid(record) == expected
+
+
+def test_a_table_s_records_keep_to_count_s_schema_a_term_each():
+    """A table of pieces counted in one search (the profile's entries) writes count records."""
+    records = _records("count", "5", "--pieces", "2..4", "--json")
+    assert [_valid(r) for r in records] == ["nqueens_cp.count/1"] * 3
+    assert [r["pieces"] for r in records] == [2, 3, 4]
 
 
 def test_compare_s_json_lines_and_results_files_keep_to_theirs(tmp_path):

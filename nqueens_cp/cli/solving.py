@@ -185,7 +185,7 @@ def count(
         typer.Option(
             "--profile",
             help="The nodes at each depth of the search that places a piece a row (OEIS A319284's row; "
-            "their sum A319283), from one node-counting search.",
+            "their sum A319283), or with --pieces K pieces anywhere (A348129's), from one node-counting search.",
         ),
     ] = False,
     dask: Annotated[
