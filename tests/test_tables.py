@@ -108,6 +108,8 @@ def test_tables_of_one_board_refuse_in_one_line():
         (["6", "--pieces", "1..2", "--rows", "2..3"], "a table varies one thing"),
         (["6", "--pieces", "1..40"], "is more than the 36 free squares can hold"),
         (["8", "--profile", "--unique"], "--profile counts nodes in one search"),
+        (["8", "--profile", "--depth", "4", "--checkpoint", "x.jsonl"], "--depth does not apply"),
+        (["8", "--pieces", "1..8", "--depth", "4", "--checkpoint", "x.jsonl"], "--depth does not apply"),
         (["8", "--profile", "-b", "cpsat"], "does not answer profile (those that do: bitmask)"),
         (["6", "--pieces", "6", "--pawns", "1", "--profile"], "not of pawns or regions"),
     ):

@@ -434,6 +434,11 @@ def _count_one(
         raise UserError("--dask-wait goes with --dask")
     if profile and (unique or symmetric is not None or check):
         raise UserError("--profile counts nodes in one search: no --unique, --symmetric, --check or --recount")
+    if profile and depth is not None:  # (its items are the search's own: the first rows' nodes, or squares)
+        raise UserError(
+            "--depth does not apply: this count is one profile search (--profile, or a --pieces table), "
+            "whose work items the search cuts itself"
+        )
     if profile:
         b, plan = prepare(p, backend, "profile", verbose, time_limit=time_limit, workers=workers, **solver)
         saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
