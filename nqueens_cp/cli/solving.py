@@ -433,7 +433,10 @@ def _count_one(
     if dask_wait is not None and dask is None:
         raise UserError("--dask-wait goes with --dask")
     if profile and (unique or symmetric is not None or check):
-        raise UserError("--profile counts nodes in one search: no --unique, --symmetric, --check or --recount")
+        raise UserError(
+            "a profile counts nodes in one search (--profile, or a --pieces table): "
+            "no --unique, --symmetric, --check or --recount"
+        )
     if profile and depth is not None:  # (its items are the search's own: the first rows' nodes, or squares)
         raise UserError(
             "--depth does not apply: this count is one profile search (--profile, or a --pieces table), "
