@@ -81,12 +81,16 @@ def test_the_profile_rows_extend_a319284_and_a269133_and_sum_to_a319283():
     assert profile[: len(published)] == published
     assert [sums[n] for n in range(len(oeis("A319283")))] == oeis("A319283")
     queens = oeis("A000170")
-    assert sorted(sums) == list(range(len(profile)))
-    for n, row in enumerate(profile):  # a row past the published sums: its last entry is published
+    whole = [row for n, row in enumerate(profile) if len(row) == n + 1]  # (the last row may be begun only)
+    assert profile[: len(whole)] == whole and len(profile) - len(whole) <= 1 and profile[-1][0] == 1
+    assert sorted(sums) == list(range(len(whole)))
+    for n, row in enumerate(whole):  # a row past the published sums: its last entry is published
         assert row[0] == 1 and sum(row) == sums[n] and row[-1] == queens[n], n
     flat = [v for row in profile[1:] for v in row[1:]]  # A269133's row n: A319284's without its root
     assert [rectangles[i] for i in sorted(rectangles)] == flat and min(rectangles) == 1
     assert nq.get_backend("bitmask").profile(Problem(13)) == profile[13]
+    n, begun = len(profile) - 1, profile[-1]  # a row begun: its first entries counted again, as rectangles
+    assert all(nq.count(Problem(n, rows=m)) == begun[m] for m in range(1, min(len(begun), 9)))
 
 
 #: A002568's terms for n = 16..18 as the live entry gives them (added October 2024), which the
