@@ -140,8 +140,9 @@ def decoded(total: int, base: list[int]) -> list[int]:
 
 def profile(problem: Problem, deadline: Deadline, workers: int) -> list[int]:
     """Nodes at depth 0..rows of the row search (entry k: the placements of the first k rows
-    that the rules allow among themselves; the last, the solutions): the items on `workers`
-    threads. Raises Unknown at a stop."""
+    that the rules allow among themselves; the last, the solutions), or, for pieces anywhere, at
+    depth 0..pieces of the squares search (entry k: the placements of k pieces): the items on
+    `workers` threads. Raises Unknown at a stop."""
     ctx, base = context(problem)
     total = np.array(base, np.int64)
     size = len(ctx.items)
