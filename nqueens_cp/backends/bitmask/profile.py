@@ -18,8 +18,9 @@ integers is the integer of their summed vectors.
 
 from __future__ import annotations
 
+import functools
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -74,8 +75,7 @@ def context(problem: Problem) -> tuple[Context, list[int]]:
     base[0] = 1
     if _open_queens(problem) and m >= 2:
         base[1] = n
-        half = [(c, 1 if 2 * c + 1 == n else 2) for c in range((n + 1) // 2)]
-        items = [((c0, c1), w) for c0, w in half for c1 in range(n) if abs(c1 - c0) > 1]
+        items = [((c0, c1), w) for c0, w in _left_half(n) for c1 in range(n) if abs(c1 - c0) > 1]
         return Context("queens", m, n, items, None, m, 0), base
     attack, free = tables(problem)
     items = [((c,), 1) for c in range(n) if int(free[0]) >> c & 1]
@@ -89,18 +89,23 @@ def _anywhere(problem: Problem) -> tuple[Context, list[int]]:
     base = [0] * (most + 1)
     if _open_queens(problem):
         base[0] = 1
-        half = [(r, c, 1 if 2 * c + 1 == n else 2) for r in range(m) for c in range((n + 1) // 2)]
-        items = [((r, c), w) for r, c, w in half] if most else []
+        items = [((r, c), w) for r in range(m) for c, w in _left_half(n)]
         return Context("queens-anywhere", m, n, items, None, most, 0), base
     t = layouts.tables(problem, ())
-    offset = len(problem.fixed)
-    if t is None or offset > most:
+    offset = len(problem.fixed)  # (never more than `most`: the problem refuses that)
+    if t is None:
         return Context("anywhere", m, n, [], None, most, offset), base
     unit_at, attack, start = t[0], t[4], t[6]
     free = start[:-1].copy()
     base[offset] = 1
     squares = [(r, c) for r in range(m) for c in range(n) if int(free[r]) >> c & 1] if offset < most else []
     return Context("anywhere", m, n, [(sq, 1) for sq in squares], (attack, free, unit_at), most, offset), base
+
+
+def _left_half(n: int) -> list[tuple[int, int]]:
+    """The columns of a row's left half, each with its weight: a column and its mirror image
+    root trees of one shape, so each counts twice, the middle one of an odd row once."""
+    return [(c, 1 if 2 * c + 1 == n else 2) for c in range((n + 1) // 2)]
 
 
 def item_vector(ctx: Context, i: int, stop: np.ndarray) -> tuple[np.ndarray, bool]:
@@ -162,7 +167,8 @@ def partition(problem: Problem) -> tuple[Partition, list[int]]:
     ctx, base = context(problem)
     split, depth = SPLITS[ctx.search]
     saved = fingerprint(problem, depth) | {"split": split}
-    return Partition(saved, len(ctx.items), item_count, ctx, _warm, algorithm="profile", wide=True), base
+    warm = functools.partial(_warm, ctx.search)
+    return Partition(saved, len(ctx.items), item_count, ctx, warm, algorithm="profile", wide=True), base
 
 
 #: A checkpoint's name for each search's items, and the rows an item fixes (the squares
@@ -175,11 +181,21 @@ SPLITS = {
 }
 
 
-def _warm() -> None:
-    """The kernels loaded in this process (before forking the workers that share them)."""
-    for small in (Problem(4), Problem(4, blocked=[(3, 3)]), Problem(4, pieces=2), Problem(4, pieces=2, piece="N")):
-        ctx, _ = context(small)
-        item_count(ctx, 0)
+#: A small board each search serves, whose first item loads its kernel.
+_WARM: dict[str, dict[str, Any]] = {
+    "queens": {},
+    "rows": {"blocked": [(3, 3)]},
+    "queens-anywhere": {"pieces": 2},
+    "anywhere": {"pieces": 2, "piece": "N"},
+}
+
+
+def _warm(search: str) -> None:
+    """The kernel of `search` loaded in this process (before forking the workers that share
+    it), and none of the others'."""
+    ctx, _ = context(Problem(4, **_WARM[search]))
+    assert ctx.search == search
+    item_count(ctx, 0)
 
 
 def _open_queens(problem: Problem) -> bool:
