@@ -349,11 +349,10 @@ def _from_profile(run: Any, top: Problem) -> Any:
             made.update(run(top, profile=True))
         value = made["profile"][p.pieces]
         why = made["plan"]["reason"] + "; the table's terms from that one search"
-        kept = {key: made[key] for key in ("backend", "solver", "version")}
-        kept["status"] = (Status.SOLVED if value else Status.NO_SOLUTION).value
-        kept["plan"] = made["plan"] | {"task": "count", "reason": why}
-        rest = {key: made[key] for key in ("stats", "seconds")} | {"count": value}
-        return {"format": "nqueens_cp.count/1"} | described(p) | kept | rest
+        rec = {key: v for key, v in made.items() if key not in ("nodes", "profile")}  # (record's layout kept)
+        status = (Status.SOLVED if value else Status.NO_SOLUTION).value
+        term = {"status": status, "plan": made["plan"] | {"task": "count", "reason": why}, "count": value}
+        return rec | {"format": "nqueens_cp.count/1"} | described(p) | term
 
     return counted
 
