@@ -234,6 +234,33 @@ def test_a_torn_last_record_is_run_again(tmp_path):
     assert len(journal(ck)[1]) == part(Problem(11)).size
 
 
+def test_a_sound_journal_run_again_is_left_byte_for_byte_and_a_resumed_one_only_grows(tmp_path):
+    """A b-file publishes its journals' digests: running the count again on a finished journal
+    must not rewrite it (it sorted the records, which finish in any order, so the digest changed),
+    and a resumed run appends to what stood. Records in reverse order: a finished order sorting changes."""
+    ck = tmp_path / "c.jsonl"
+    assert run("count", 11, "--checkpoint", ck).exit_code == 0
+    head, *records = ck.read_text().splitlines()
+    ck.write_text("\n".join([head, *reversed(records)]) + "\n")
+    finished = ck.read_bytes()
+    r = run("count", 11, "--checkpoint", ck)
+    assert r.exit_code == 0 and int(r.stdout) == A000170[10] and ck.read_bytes() == finished
+    begun = "\n".join([head, *reversed(records[len(records) // 2 :])]) + "\n"
+    ck.write_text(begun)
+    assert run("count", 11, "--checkpoint", ck).exit_code == 0
+    assert ck.read_text().startswith(begun) and len(journal(ck)[1]) == len(records)
+
+
+def test_a_journal_with_a_record_twice_is_compacted(tmp_path):
+    ck = tmp_path / "c.jsonl"
+    assert run("count", 11, "--checkpoint", ck).exit_code == 0
+    head, *records = ck.read_text().splitlines()
+    ck.write_text("\n".join([head, *records, records[0]]) + "\n")
+    r = run("count", 11, "--checkpoint", ck)
+    assert r.exit_code == 0 and int(r.stdout) == A000170[10]
+    assert len(ck.read_text().splitlines()) == 1 + len(records)
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
 def test_a_read_only_folder_is_refused(tmp_path):
     folder = tmp_path / "ro"

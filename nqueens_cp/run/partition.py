@@ -152,7 +152,9 @@ class Checkpoint:
     """An append-only journal: a header line {"nqueens_checkpoint": 2, "fingerprint": {...}}, then
     one line {"i": index, "count": count, "check": ...} per finished item. Recording an item is
     one small write (O(1), whatever the file's size); opening an existing journal validates all
-    of it and compacts it (duplicates and a torn last line dropped, atomically)."""
+    of it and compacts it (duplicates and a torn last line dropped, atomically) only where it
+    holds one: a sound journal is appended to as it is, so a finished one run again stays byte
+    for byte the file whose digest was published with its count."""
 
     def __init__(
         self,
@@ -178,16 +180,17 @@ class Checkpoint:
         existed = path.exists()
         held = self._locked(path)  # before anything is read: one run per journal
         try:
-            if existed:
-                self._load()
-            self._rewrite()
-            self._file = self._locked(path)  # the compacted journal is a new file: held before the old is let go
+            if existed and self._load():
+                self._file = held  # sound: appended to as it stands
+            else:
+                self._rewrite()
+                self._file = self._locked(path)  # the compacted journal is a new file: held before the old is let go
+                held.close()
         except BaseException:
+            held.close()
             if not existed and path.exists() and not path.stat().st_size:
                 path.unlink()
             raise
-        finally:
-            held.close()
         self._synced = self._flushed = time.monotonic()
 
     def _locked(self, path: Path) -> Any:
@@ -204,10 +207,13 @@ class Checkpoint:
             raise CheckpointError(f"{path} is in use by another run (one run per checkpoint)") from None
         return f
 
-    def _load(self) -> None:
+    def _load(self) -> bool:
+        """The journal's records read into `done`, every one validated; True when it is sound as
+        it stands (a whole last line, no record twice), False when it needs compacting."""
         path = self.path
         try:
-            lines = read_regular(path, MAX_JOURNAL_BYTES).decode("utf-8").splitlines()
+            text = read_regular(path, MAX_JOURNAL_BYTES).decode("utf-8")
+            lines = text.splitlines()
         except OSError as exc:
             raise CheckpointError(f"{path}: not a readable checkpoint ({exc.strerror or exc})") from None
         except UnicodeDecodeError as exc:
@@ -226,13 +232,14 @@ class Checkpoint:
                 if saved.get(k) != self.fingerprint.get(k)
             )
             raise CheckpointError(f"{path} was made for a different problem or partition ({diff})")
+        sound = True
         for lineno, line in enumerate(lines[1:], 2):
             try:
                 rec = json.loads(line)
                 i, count, check = rec["i"], rec["count"], rec["check"]
             except (ValueError, KeyError, TypeError, RecursionError):
                 if lineno == len(lines):  # a write cut short by a kill: that item is simply run again
-                    break
+                    return False
                 raise CheckpointError(f"{path}:{lineno}: not a checkpoint record") from None
             if not (type(i) is int and 0 <= i < self.size and type(count) is int and count >= 0):
                 raise CheckpointError(f"{path}:{lineno}: item {i!r} with count {count!r} is out of range")
@@ -242,7 +249,9 @@ class Checkpoint:
                 raise CheckpointError(f"{path}:{lineno}: the record of item {i} does not describe item {i} (edited?)")
             if self.done.get(i, count) != count:
                 raise CheckpointError(f"{path}:{lineno}: item {i} is recorded twice with different counts")
+            sound = sound and i not in self.done
             self.done[i] = count
+        return sound and text.endswith("\n")  # (a last record cut before its newline would join the next)
 
     def _line(self, i: int, count: int) -> str:
         about = f', "item": {json.dumps(self.info(i))}' if self.info else ""
