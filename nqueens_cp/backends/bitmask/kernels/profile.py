@@ -60,12 +60,15 @@ def queens(m, n, prefix, stop, out):
     classic search: a row's attacks three words (columns, diagonals shifted a row at a time),
     each node in O(1). A node's children are counted at once, by the bits of its free columns,
     as it is made; so a child with no free column, or one on the last row but one (whose
-    children are the tree's leaves), is made and counted without a step down and back."""
+    children are the tree's leaves), is made and counted without a step down and back. The
+    level being walked lives in locals (its words, its untried columns, its grandchildren so
+    far), saved to the stack only on a step down: siblings then never wait on a store to memory."""
     full = (_ONE << np.uint64(n)) - _ONE if n < 64 else ~np.uint64(0)
     cols = np.zeros(m + 1, np.uint64)
     left = np.zeros(m + 1, np.uint64)
     right = np.zeros(m + 1, np.uint64)
     avail = np.zeros(m + 1, np.uint64)
+    below = np.zeros(m + 3, np.int64)  # out's entries under the prefix's children, summed once at the end
     c, lt, rt = _ZERO, _ZERO, _ZERO
     for col in prefix:
         bit = _ONE << np.uint64(col)
@@ -81,24 +84,35 @@ def queens(m, n, prefix, stop, out):
     if d + 1 == m or nxt == _ZERO:
         return True
     top = d
-    cols[d], left[d], right[d], avail[d] = c, lt, rt, nxt
+    c0, l0, r0, untried = c, lt, rt, nxt  # the node at depth d whose children are being made
+    found = np.int64(0)  # their children, counted so far (depth d + 2)
     spent = 0
-    while d >= top:
-        if avail[d] == 0:
+    while True:
+        if untried == _ZERO:
+            below[d + 2] += found
+            found = 0
+            if d == top:
+                break
             d -= 1
+            c0, l0, r0, untried = cols[d], left[d], right[d], avail[d]
             continue
-        low = avail[d] & (~avail[d] + _ONE)
-        avail[d] ^= low
+        low = untried & (~untried + _ONE)
+        untried ^= low
         spent += 1
         if spent & 0xFFFF == 0 and stop[0]:
             return False
-        c, lt, rt = cols[d] | low, ((left[d] | low) << _ONE) & full, (right[d] | low) >> _ONE
+        c, lt, rt = c0 | low, ((l0 | low) << _ONE) & full, (r0 | low) >> _ONE
         nxt = full & ~(c | lt | rt)
-        out[d + 2] += _popcount(nxt)  # the new node's children
+        found += _popcount(nxt)  # the new node's children
         if d + 2 == m or nxt == _ZERO:  # they are leaves, or there are none: no step down
             continue
-        cols[d + 1], left[d + 1], right[d + 1], avail[d + 1] = c, lt, rt, nxt
+        below[d + 2] += found
+        found = 0
+        cols[d], left[d], right[d], avail[d] = c0, l0, r0, untried
         d += 1
+        c0, l0, r0, untried = c, lt, rt, nxt
+    for k in range(top + 2, m + 1):
+        out[k] += below[k]
     return True
 
 
