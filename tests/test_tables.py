@@ -192,6 +192,8 @@ def test_a_profile_on_the_pool_stops_on_ctrl_c_and_leaves_no_process(tmp_path):
     assert gone(below), below
     kept = len(journal.read_text().splitlines()) - 1
     assert kept >= 1 and "Traceback" not in stderr.decode()
+    said = stderr.decode().strip().splitlines()[-1]  # the stop says where the work is kept, as a count's does
+    assert "a profile is whole or unknown;" in said and f"saved in {journal}: the same command resumes" in said, said
 
 
 # -- the squares search's profile: k pieces anywhere, every k from one search ------------------

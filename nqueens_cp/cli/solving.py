@@ -463,6 +463,10 @@ def _count_one(
                 nodes = b.profile(p)
         except Unknown as exc:
             raise PartialResult(f"{b.name}: {exc.reason.value} reached; a profile is whole or unknown{saved}") from None
+        except (KeyboardInterrupt, Terminated):  # the stop's line says what the time limit's says
+            kept = f"; {bar.done:,} of {bar.total:,} sub-problems counted{saved}" if checkpoint is not None else ""
+            tell("a profile is whole or unknown" + kept)
+            raise
         done = Outcome(status=Status.SOLVED if nodes[-1] else Status.NO_SOLUTION, count=nodes[-1])
         return record(p, b, plan, done, start) | {"count": nodes[-1], "nodes": sum(nodes), "profile": nodes}
     if symmetric is not None and (partitioned or unique):
