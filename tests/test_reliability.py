@@ -139,7 +139,7 @@ def test_sigterm_stops_the_pool_and_leaves_no_worker():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("args", [["count", 21, "--profile"], ["dominate", 16, "--independent", "--count"]])
+@pytest.mark.parametrize("args", [["count", 21, "--profile", "-q"], ["dominate", 16, "--independent", "--count"]])
 def test_sigterm_stops_a_checkpointed_run_on_one_worker_mid_item(tmp_path, args):
     """With --checkpoint and one worker the items ran in the command's own process, each a
     compiled call no signal reaches: SIGTERM waited for the item's end (a profile's of n = 20:

@@ -8,6 +8,9 @@ held to A348129, to the brute force of tests/test_walls.py and to a count a term
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import time
 from dataclasses import replace
 from itertools import combinations, product
 
@@ -17,7 +20,7 @@ from hypothesis import HealthCheck, assume, given, settings
 import nqueens_cp as nq
 from nqueens_cp.model.problem import Problem
 
-from .conftest import examples, gone, interrupt_when, oeis, run, triangle
+from .conftest import examples, gone, interrupt_when, oeis, run, script, tree, triangle
 from .test_walls import _sees, problems
 
 
@@ -140,7 +143,40 @@ def test_a_table_keeps_a_checkpoint_a_term_and_resumes_term_by_term(tmp_path):
 def test_a_profile_stops_at_its_limit_and_says_it_is_unknown():
     result = run("count", "20", "--profile", "--time-limit", "0.3")
     assert result.exit_code == 3 and result.stdout == ""
-    assert "a profile is whole or unknown" in result.stderr
+    assert "a profile is whole or unknown" in result.stderr and "would take" not in result.stderr  # (no notice)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("kept", [False, True], ids=["threads", "checkpoint"])
+def test_a_profile_that_would_take_hours_says_so_at_once_and_stops_clean(tmp_path, kept):
+    """`count 21 --profile` (about a day here) said nothing on stderr off a terminal until it
+    ended, where a count that long says how long at once; SIGTERM then ends it, nothing left."""
+    said = tmp_path / "stderr"
+    args = ["count", "21", "--profile", *(["--checkpoint", tmp_path / "p.jsonl", "--workers", "2"] if kept else [])]
+    with said.open("w") as err:
+        proc = subprocess.Popen([script(), *map(str, args)], stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and "would take" not in said.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        below = tree(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 143 and gone(below), said.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    notice, stop = said.read_text().strip().splitlines()[-2:]
+    assert "this count would take about" in notice and " h " in notice, notice
+    assert stop.startswith("nqueens: terminated: a profile is whole or unknown"), stop
+
+
+def test_the_plan_of_a_long_profile_estimates_it_and_no_other():
+    backend = nq.get_backend("bitmask")
+    assert backend.plan(Problem(21), "profile").seconds > 3600
+    assert backend.plan(Problem(12), "profile").seconds is None  # (seconds: no word)
+    assert backend.plan(Problem(21, "superqueen"), "profile").seconds is None  # (no measured run to scale)
+    assert backend.plan(Problem(21, pieces=5), "profile").seconds is None
 
 
 def test_the_open_queens_kernel_and_the_attack_table_kernel_agree():

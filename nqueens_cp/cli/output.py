@@ -200,8 +200,8 @@ MEASURED_AFTER = 10.0
 def long_count_notice(plan: Plan, tally: Any, quiet: bool) -> Iterator[None]:
     """One line on stderr where a count would run for more than an hour (`count 30` printed
     nothing for as long as it would run, years): the plan's estimate at once, else, a few
-    seconds in, the one from the cost of the sub-problems finished by then. The count goes on;
-    `--quiet` or a time limit silences it."""
+    seconds in, the one from the cost of the sub-problems finished by then (where a `tally` of
+    them is kept). The count goes on; `--quiet` or a time limit silences it."""
     import threading
 
     def say(seconds: float | None, how: str) -> None:
@@ -215,8 +215,8 @@ def long_count_notice(plan: Plan, tally: Any, quiet: bool) -> Iterator[None]:
     if quiet:
         yield
         return
-    if plan.seconds is not None:
-        say(plan.seconds, "estimated from a measured count and the growth of the number of solutions")
+    if plan.seconds is not None or tally is None:
+        say(plan.seconds, "estimated from a measured run and the growth of the number of solutions")
         yield
         return
     timer = threading.Timer(MEASURED_AFTER, lambda: say(tally.seconds_left, "from the sub-problems finished so far"))

@@ -444,9 +444,10 @@ def _count_one(
     if profile:
         b, plan = prepare(p, backend, "profile", verbose, time_limit=time_limit, workers=workers, **solver)
         saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
+        silent = quiet or time_limit is not None
         try:
             if partitioned:  # its work items on the pool or on Dask, into the checkpoint
-                with progress("sub-problems") as bar:
+                with progress("sub-problems") as bar, long_count_notice(plan, bar, silent):
                     bar.counts = False  # (the items add up vectors written as integers)
                     nodes, plan = api.profile_partitioned(
                         p,
@@ -460,7 +461,8 @@ def _count_one(
                     )
                 tell_resumed(bar, checkpoint)
             else:
-                nodes = b.profile(p)
+                with long_count_notice(plan, None, silent):
+                    nodes = b.profile(p)
         except Unknown as exc:
             raise PartialResult(f"{b.name}: {exc.reason.value} reached; a profile is whole or unknown{saved}") from None
         except (KeyboardInterrupt, Terminated):  # the stop's line says what the time limit's says

@@ -113,18 +113,26 @@ MEASURED_N, MEASURED_SECONDS, MEASURED_WORKERS = 21, 385.0, 2
 ESTIMATE_FROM_N = 18
 
 
-def estimated_seconds(problem: Problem, workers: int) -> float | None:
-    """The seconds a count of plain n-queens takes here, roughly: the measured count above,
-    scaled by the growth of the number of solutions, Q(n) ~ (0.1434 n)^n (Simkin, 2021), whose
-    ratio between 21 and 23 is 74 against the true 77, and by the workers. For a warning that a
-    count would take hours or years, not for a promise; None for other problems."""
+#: A measured profile the estimate of a long one starts from: `count 19 --profile` on 2 threads,
+#: 1,128 s (docs/benchmarks.md: the backtrack tree's profile).
+MEASURED_PROFILE_N, MEASURED_PROFILE_SECONDS = 19, 1128.0
+
+
+def estimated_seconds(problem: Problem, workers: int, profile: bool = False) -> float | None:
+    """The seconds a count (or, with `profile`, a profile) of plain n-queens takes here, roughly:
+    the measured run above, scaled by the growth of the number of solutions, Q(n) ~ (0.1434 n)^n
+    (Simkin, 2021), whose ratio between 21 and 23 is 74 against the true 77, and by the workers.
+    The backtrack tree's nodes grow as its leaves do (A319283's ratio from 19 to 20 is 8.2,
+    A000170's 7.9). For a warning that a run would take hours or years, not for a promise; None
+    for other problems."""
     n = problem.n
     if not (problem.is_plain and problem.square and not problem.torus and problem.rule.notation == "Q"):
         return None
     if n < ESTIMATE_FROM_N:
         return None
-    growth = n * math.log(0.1434 * n) - MEASURED_N * math.log(0.1434 * MEASURED_N)
-    return MEASURED_SECONDS * math.exp(growth) * MEASURED_WORKERS / max(1, workers)
+    base, seconds = (MEASURED_PROFILE_N, MEASURED_PROFILE_SECONDS) if profile else (MEASURED_N, MEASURED_SECONDS)
+    growth = n * math.log(0.1434 * n) - base * math.log(0.1434 * base)
+    return seconds * math.exp(growth) * MEASURED_WORKERS / max(1, workers)
 
 
 def queen_like_classes(problem: Problem, classic: bool) -> bool:
@@ -153,8 +161,10 @@ def count_symmetries(problem: Problem) -> str:
     if translated(problem):
         turned = ", the mirror c -> -c halves row 1" if mirror and problem.rows > 1 else ""
         return f"; a plain torus: the first row's piece in column 0, counted {problem.n} times{turned}"
-    return "; the left-right mirror holds: half the first row, counted twice" if mirror else (
-        "; no left-right mirror: the whole first row"
+    return (
+        "; the left-right mirror holds: half the first row, counted twice"
+        if mirror
+        else ("; no left-right mirror: the whole first row")
     )
 
 
@@ -224,7 +234,9 @@ def profile_plan(problem: Problem, settings: dict[str, Any], default_workers: in
             f"pieces anywhere a square at a time, in reading order, up to {problem.pieces}: each placement "
             "a node, counted by its pieces; the first piece's squares on threads"
         )
-    return Plan(Task.PROFILE, "profile", why, settings.get("workers") or default_workers)
+    workers = settings.get("workers") or default_workers
+    seconds = None if problem.anywhere else estimated_seconds(problem, workers, profile=True)
+    return Plan(Task.PROFILE, "profile", why, workers, seconds=seconds)
 
 
 def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers: int, cut: bool = False) -> Plan:
