@@ -768,10 +768,16 @@ def test_the_time_left_comes_from_the_measured_cost_of_finished_sub_problems():
     from nqueens_cp.run.progress import Tally
 
     t = Tally(workers=2)
+    t.update(0, 110)  # (a run's first word: what it starts from)
     t.update(10, 110, found=500, cost=20.0)  # 2 s each so far, 100 left, 2 workers
     assert t.seconds_left == pytest.approx(100.0) and t.found == 500
     t.update(110, 110, found=900, cost=50.0)
     assert t.seconds_left == 0.0 and "110 of 110 done, 900 solutions" in t.summary()
+    resumed = Tally(workers=2)
+    resumed.update(60, 110)  # a checkpoint held 60: they cost this run nothing
+    assert resumed.seconds_left is None
+    resumed.update(70, 110, cost=20.0)  # 10 finished here, 2 s each, 40 left
+    assert resumed.seconds_left == pytest.approx(40.0)  # (the 60 held in the mean: about 5.7 s)
 
 
 def test_a_long_count_off_a_terminal_ends_with_one_summary_line(monkeypatch):

@@ -51,12 +51,17 @@ class Tally:
 
     @property
     def seconds_left(self) -> float | None:
-        """The mean measured cost of a finished sub-problem times those left, per worker (where
-        the runner measures no cost, the workers' wall time stands for it)."""
-        if not self.done or self.done >= self.total:
-            return None if not self.done else 0.0
+        """The mean measured cost of a sub-problem finished in this run times those left, per
+        worker (where the runner measures no cost, the workers' wall time stands for it). Those a
+        resumed checkpoint held cost this run nothing: counted in the mean, they made a resumed
+        count's time left look a fraction of what it was."""
+        if self.done >= self.total:
+            return 0.0 if self.done else None
+        finished = self.done - (self.before or 0)
+        if finished <= 0:
+            return None
         cost = self.cost if self.cost > 0 else (time.monotonic() - self.started) * max(1, self.workers)
-        return cost / self.done * (self.total - self.done) / max(1, self.workers)
+        return cost / finished * (self.total - self.done) / max(1, self.workers)
 
     def summary(self) -> str:
         took = time.monotonic() - self.started
