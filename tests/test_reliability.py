@@ -469,8 +469,13 @@ def test_malformed_answers_and_files_are_one_line(tmp_path):
     huge.write_text(f"1 3 0 {BIG}\n")
     r = nqueens("check", 4, huge)
     assert r.returncode == 1 and "more than 18 digits" in r.stdout.decode()
-    r = subprocess.run([script(), "check", "4", "-"], capture_output=True, timeout=60, stdin=subprocess.DEVNULL,
-                       preexec_fn=lambda: os.close(0))
+    r = subprocess.run(
+        [script(), "check", "4", "-"],
+        capture_output=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        preexec_fn=lambda: os.close(0),
+    )
     assert r.returncode == 2 and "standard input is closed" in one_line(r.stderr)
     ck = tmp_path / "c.jsonl"
     ck.write_text('{"nqueens_checkpoint": 2, "fingerprint": [1, 2]}\n')
@@ -711,6 +716,25 @@ def test_a_count_that_would_take_years_says_so_within_seconds_and_quiet_silences
     assert "would take" not in line, line
     limited = run("count", 30, "--time-limit", "0.5")  # a limit silences it too
     assert limited.exit_code == 3 and "would take" not in limited.stderr, limited.output
+
+
+def test_a_resumed_run_s_estimate_is_for_what_its_checkpoint_has_not_recorded(tmp_path, capsys):
+    """The plan's estimate is of a whole run: a resumed count said it again at every resume
+    (count 23, resumed across stops, said its whole time each time)."""
+    from nqueens_cp.backends.base import Plan
+    from nqueens_cp.cli import output
+
+    plan = Plan("count", "x", "y", workers=2, seconds=40000.0)
+    journal = tmp_path / "c.jsonl"
+    with output.long_count_notice(plan, None, False, journal):  # (none yet: the whole run)
+        pass
+    assert "about 11 h 06 min" in capsys.readouterr().err
+    head = json.dumps({"nqueens_checkpoint": 2, "fingerprint": {"n": 23, "items": 4}})
+    journal.write_text("\n".join([head, "{}", "{}", "{}"]) + "\n")  # three of four items recorded
+    with output.long_count_notice(plan, None, False, journal):
+        pass
+    said = capsys.readouterr().err
+    assert "about 2 h 46 min" in said and "the 25% of its sub-problems the checkpoint has not recorded" in said, said
 
 
 def test_the_estimate_from_finished_sub_problems_is_said_where_the_plan_has_none(monkeypatch, capsys):

@@ -197,12 +197,15 @@ MEASURED_AFTER = 10.0
 
 
 @contextlib.contextmanager
-def long_count_notice(plan: Plan, tally: Any, quiet: bool) -> Iterator[None]:
+def long_count_notice(plan: Plan, tally: Any, quiet: bool, checkpoint: Path | None = None) -> Iterator[None]:
     """One line on stderr where a count would run for more than an hour (`count 30` printed
-    nothing for as long as it would run, years): the plan's estimate at once, else, a few
+    nothing for as long as it would run, years): the plan's estimate at once (for the items a
+    resumed `checkpoint` has not recorded: it said the whole run's at every resume), else, a few
     seconds in, the one from the cost of the sub-problems finished by then (where a `tally` of
     them is kept). The count goes on; `--quiet` or a time limit silences it."""
     import threading
+
+    from ..run.partition import journal_left
 
     def say(seconds: float | None, how: str) -> None:
         if seconds is not None and seconds > LONG_COUNT_SECONDS:
@@ -216,7 +219,11 @@ def long_count_notice(plan: Plan, tally: Any, quiet: bool) -> Iterator[None]:
         yield
         return
     if plan.seconds is not None or tally is None:
-        say(plan.seconds, "estimated from a measured run and the growth of the number of solutions")
+        left = None if checkpoint is None or plan.seconds is None else journal_left(checkpoint)
+        how = "estimated from a measured run and the growth of the number of solutions"
+        if left is not None and left < 1:
+            how += f", for the {left:.0%} of its sub-problems the checkpoint has not recorded"
+        say(None if plan.seconds is None else plan.seconds * (1.0 if left is None else left), how)
         yield
         return
     timer = threading.Timer(MEASURED_AFTER, lambda: say(tally.seconds_left, "from the sub-problems finished so far"))

@@ -447,7 +447,7 @@ def _count_one(
         silent = quiet or time_limit is not None
         try:
             if partitioned:  # its work items on the pool or on Dask, into the checkpoint
-                with progress("sub-problems") as bar, long_count_notice(plan, bar, silent):
+                with progress("sub-problems") as bar, long_count_notice(plan, bar, silent, checkpoint):
                     bar.counts = False  # (the items add up vectors written as integers)
                     nodes, plan = api.profile_partitioned(
                         p,
@@ -501,7 +501,7 @@ def _count_one(
             silent = quiet or check or time_limit is not None
             planned = b.plan(p, "count")  # (the plan the count makes; the stop's records name it)
             try:
-                with long_count_notice(planned, bar, silent):
+                with long_count_notice(planned, bar, silent, checkpoint):
                     total, plan = api.count_partitioned(
                         p,
                         b,

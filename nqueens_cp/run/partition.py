@@ -127,6 +127,20 @@ def journal_fingerprint(path: Path) -> dict[str, Any] | None:
     return saved if isinstance(saved, dict) else None
 
 
+def journal_left(path: Path) -> float | None:
+    """The share of a journal's items it has not recorded yet, from its header's item count and
+    its record lines (a rough share: items differ in size); None where no journal stands there."""
+    saved = journal_fingerprint(path)
+    items = None if saved is None else saved.get("items")
+    if type(items) is not int or items <= 0:
+        return None
+    try:
+        records = read_regular(path, MAX_JOURNAL_BYTES).count(b"\n") - 1
+    except OSError:
+        return None
+    return max(0, items - records) / items
+
+
 def _header(line: str | bytes) -> dict[str, Any] | None:
     """A journal's first line read as its header, or None where it is not one of this format."""
     try:
