@@ -735,6 +735,7 @@ def test_a_resumed_run_s_estimate_is_for_what_its_checkpoint_has_not_recorded(tm
         pass
     said = capsys.readouterr().err
     assert "about 2 h 46 min" in said and "the 25% of its sub-problems the checkpoint has not recorded" in said, said
+    assert said.rstrip().endswith("its checkpoint keeps its work"), said  # (not: "--checkpoint keeps its work")
 
 
 def test_the_estimate_from_finished_sub_problems_is_said_where_the_plan_has_none(monkeypatch, capsys):

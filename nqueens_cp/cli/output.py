@@ -207,12 +207,14 @@ def long_count_notice(plan: Plan, tally: Any, quiet: bool, checkpoint: Path | No
 
     from ..run.partition import journal_left
 
+    kept = "its checkpoint keeps its work" if checkpoint is not None else "--checkpoint keeps its work"
+
     def say(seconds: float | None, how: str) -> None:
         if seconds is not None and seconds > LONG_COUNT_SECONDS:
             with contextlib.suppress(OSError, ValueError):
                 sys.stderr.write(
                     f"nqueens: this count would take about {_duration(seconds)} on {plural(plan.workers, 'worker')} "
-                    f"({how}); it goes on: Ctrl-C stops it, --time-limit bounds it, --checkpoint keeps its work\n"
+                    f"({how}); it goes on: Ctrl-C stops it, --time-limit bounds it, {kept}\n"
                 )
 
     if quiet:
