@@ -242,18 +242,36 @@ def profile_partitioned(
     dask: str | None = None,
     dask_wait: float | None = None,
     checkpoint: Path | None = None,
+    check: bool = False,
+    recount: int = 0,
     progress: Callable[[int, int], None] | None = None,
     time_limit: float | None = None,
 ) -> tuple[list[int], Plan]:
     """(profile, plan): the row search's nodes at each depth (`Backend.profile`), its work items
     run on the pool or on Dask, each finished one recorded in `checkpoint` and skipped when the
-    run is resumed, as `count_partitioned` runs a count's."""
-    from .run.partition import check_dask_address
+    run is resumed, as `count_partitioned` runs a count's; with `check` (and `recount`), a
+    finished checkpoint re-checked and re-summed as a count's is, nothing run but the items
+    recounted: what a reader of a b-file does with the journals whose digests it gives."""
+    from .run.parallel import default_workers, max_workers
+    from .run.partition import check_dask_address, checked_total, pool_runner
+    from .run.partition import recount as recounted
 
     p, b, plan = prepare(problem, backend, "profile", {})
+    if check and checkpoint is None:
+        raise ValueError("check re-reads a checkpoint: give one")
+    if recount and not check:
+        raise ValueError("recount goes with check")
     if dask is not None:
         check_dask_address(dask)
     part, read = b.profile_partition(p)
+    if check:
+        assert checkpoint is not None
+        total, used = checked_total(part, checkpoint), workers or 1
+        why = f"{part.size} numbered sub-problems checked from the checkpoint"
+        if recount:
+            chosen = recounted(part, checkpoint, recount, pool_runner(min(workers or default_workers(), max_workers())))
+            why += f", {len(chosen)} of them chosen at random and counted again, each as recorded"
+        return read(total), Plan(plan.task, plan.algorithm, why, used)
     total, used = _run_partition(part, b, workers, dask, dask_wait, checkpoint, progress, time_limit)
     where = f"on Dask ({dask})" if dask else "on the process pool"
     return read(total), Plan(plan.task, plan.algorithm, f"{part.size} numbered sub-problems {where}", used)

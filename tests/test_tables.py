@@ -21,6 +21,7 @@ import nqueens_cp as nq
 from nqueens_cp.model.problem import Problem
 
 from .conftest import examples, gone, interrupt_when, oeis, run, script, tree, triangle
+from .test_partition import _forged
 from .test_walls import _sees, problems
 
 
@@ -111,7 +112,7 @@ def test_tables_of_one_board_refuse_in_one_line():
         (["6", "--pieces", "1..2", "--rows", "2..3"], "a table varies one thing"),
         (["6", "--pieces", "1..40"], "is more than the 36 free squares can hold"),
         (["8", "--profile", "--unique"], "a profile counts nodes in one search"),
-        (["8", "--pieces", "1..8", "--checkpoint", "x.jsonl", "--check"], "(--profile, or a --pieces table): no"),
+        (["8", "--profile", "--symmetric", "rot90"], "(--profile, or a --pieces table): no --unique or --symmetric"),
         (["8", "--profile", "--depth", "4", "--checkpoint", "x.jsonl"], "--depth does not apply"),
         (["8", "--pieces", "1..8", "--depth", "4", "--checkpoint", "x.jsonl"], "--depth does not apply"),
         (["8", "--profile", "-b", "cpsat"], "does not answer profile (those that do: bitmask)"),
@@ -213,6 +214,34 @@ def test_a_profile_keeps_a_checkpoint_of_its_items_and_resumes(tmp_path):
     assert "nqueens: resumed" in again.stderr and "solutions" not in again.stderr
     other = run("count", "9", "--profile", "--block", "0,0", "--checkpoint", tmp_path / "b.jsonl")
     assert other.stdout == run("count", "9", "--profile", "--block", "0,0").stdout
+
+
+def test_a_profile_s_journal_is_checked_and_recounted_as_a_count_s(tmp_path):
+    """A b-file gives its journals' digests: --check re-sums a finished profile journal, running
+    nothing and leaving the file as it was; --recount K counts K of its items again. A record
+    forged with its CRC made anew passes --check (as documented for a count) and a recount of
+    every item catches it; a journal not finished is refused."""
+    journal = tmp_path / "p.jsonl"
+    first = run("count", "13", "--profile", "--checkpoint", journal)
+    assert first.exit_code == 0 and sum(int(t) for t in first.stdout.split(",")) == oeis("A319283")[13]
+    kept = journal.read_bytes()
+    checked = run("count", "13", "--profile", "--checkpoint", journal, "--check")
+    assert checked.exit_code == 0 and checked.stdout == first.stdout and journal.read_bytes() == kept
+    again = run("count", "13", "--profile", "--checkpoint", journal, "--recount", 3)
+    assert again.exit_code == 0 and again.stdout == first.stdout and "3 of them chosen at random" in again.stderr
+    forged = _forged(journal)
+    assert run("count", "13", "--profile", "--checkpoint", journal, "--check").stdout != first.stdout
+    caught = run("count", "13", "--profile", "--checkpoint", journal, "--recount", 100000)
+    assert caught.exit_code == 1 and f"item {forged} is recorded as" in caught.stderr and not caught.stdout
+    head, *records = journal.read_text().splitlines()
+    journal.write_text("\n".join([head, *records[:-2]]) + "\n")
+    begun = run("count", "13", "--profile", "--checkpoint", journal, "--check")
+    assert begun.exit_code == 2 and "not recorded yet" in begun.stderr
+    limited = run("count", "13", "--profile", "--checkpoint", journal, "--check", "--time-limit", 5)
+    assert limited.exit_code == 2 and "--check runs nothing" in limited.stderr
+    table = tmp_path / "t.jsonl"  # a --pieces table from one search: its journal the file itself
+    made = run("count", "8", "--pieces", "1..8", "--checkpoint", table)
+    assert run("count", "8", "--pieces", "1..8", "--checkpoint", table, "--check").stdout == made.stdout
 
 
 @pytest.mark.timeout(120)

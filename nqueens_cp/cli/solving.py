@@ -431,11 +431,12 @@ def _count_one(
     check = check or bool(recount)
     if dask_wait is not None and dask is None:
         raise UserError("--dask-wait goes with --dask")
-    if profile and (unique or symmetric is not None or check):
+    if profile and (unique or symmetric is not None):
         raise UserError(
-            "a profile counts nodes in one search (--profile, or a --pieces table): "
-            "no --unique, --symmetric, --check or --recount"
+            "a profile counts nodes in one search (--profile, or a --pieces table): no --unique or --symmetric"
         )
+    if check and time_limit is not None:
+        raise UserError("--check runs nothing: it takes no --time-limit")
     if profile and depth is not None:  # (its items are the search's own: the first rows' nodes, or squares)
         raise UserError(
             "--depth does not apply: this count is one profile search (--profile, or a --pieces table), "
@@ -443,8 +444,10 @@ def _count_one(
         )
     if profile:
         b, plan = prepare(p, backend, "profile", verbose, time_limit=time_limit, workers=workers, **solver)
+        from ..run.partition import RecountDisagrees
+
         saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
-        silent = quiet or time_limit is not None
+        silent = quiet or check or time_limit is not None
         try:
             if partitioned:  # its work items on the pool or on Dask, into the checkpoint
                 with progress("sub-problems") as bar, long_count_notice(plan, bar, silent, checkpoint):
@@ -456,15 +459,22 @@ def _count_one(
                         dask=dask,
                         dask_wait=dask_wait,
                         checkpoint=checkpoint,
+                        check=check,
+                        recount=recount,
                         progress=bar,
                         time_limit=time_limit,
                     )
-                tell_resumed(bar, checkpoint)
+                if recount:
+                    sys.stderr.write(f"nqueens: {plan.reason}\n")
+                if not check:
+                    tell_resumed(bar, checkpoint)
             else:
                 with long_count_notice(plan, None, silent):
                     nodes = b.profile(p)
         except Unknown as exc:
             raise PartialResult(f"{b.name}: {exc.reason.value} reached; a profile is whole or unknown{saved}") from None
+        except RecountDisagrees as exc:  # a wrong record: a wrong answer, not the user's to fix
+            raise WrongAnswer("the checkpoint", str(exc)) from None
         except (KeyboardInterrupt, Terminated):  # the stop's line says what the time limit's says
             kept = f"; {bar.done:,} of {bar.total:,} sub-problems counted{saved}" if checkpoint is not None else ""
             tell("a profile is whole or unknown" + kept)
@@ -487,8 +497,6 @@ def _count_one(
         b.check_cuts()
         if unique:
             raise UserError("--unique counts classes in one run: it takes no --dask or --checkpoint")
-        if check and time_limit is not None:
-            raise UserError("--check runs nothing: it takes no --time-limit")
         why = bad_time_limit(time_limit, "--time-limit")  # what the backends' own limit takes
         if why:
             raise UserError(why)
