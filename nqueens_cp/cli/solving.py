@@ -443,9 +443,9 @@ def _count_one(
             "whose work items the search cuts itself"
         )
     if profile:
-        b, plan = prepare(p, backend, "profile", verbose, time_limit=time_limit, workers=workers, **solver)
         from ..run.partition import RecountDisagrees
 
+        b, plan = prepare(p, backend, "profile", verbose, time_limit=time_limit, workers=workers, **solver)
         saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
         silent = quiet or check or time_limit is not None
         try:
