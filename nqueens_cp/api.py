@@ -132,16 +132,12 @@ def count_partitioned(
     checkpoint keeps them, and the same call resumes. A checkpoint made under another plan of
     the same problem (another memory budget, another depth) is followed where the backend makes
     that cut too, and `note` is told so."""
-    from .run.parallel import default_workers, max_workers
-    from .run.partition import check_dask_address, checked_total, journal_fingerprint, pool_runner
-    from .run.partition import recount as recounted
+    from .run.parallel import max_workers
+    from .run.partition import check_dask_address, journal_fingerprint
 
     p, b, plan = prepare(problem, backend, "count", {})
     b.check_cuts()
-    if check and checkpoint is None:
-        raise ValueError("check re-reads a checkpoint: give one")
-    if recount and not check:
-        raise ValueError("recount goes with check")
+    _check_asked(checkpoint, check, recount)
     if dask is not None:
         if not dask.strip():
             raise UnsupportedProblem("--dask needs a scheduler address (tcp://HOST:PORT) or 'local'")
@@ -149,25 +145,44 @@ def count_partitioned(
     if workers is not None and not 1 <= workers <= max_workers():
         raise UnsupportedProblem(f"--workers must be 1..{max_workers()} on this machine, got {workers}")
     saved = None if checkpoint is None else journal_fingerprint(checkpoint)
-    chosen: list[int] = []
     part = b.partition(p, depth, follow=saved, running=not check)  # the planned items, or the journal's
     if part.followed and note:
         note(f"{checkpoint} was {part.followed}")
     if check:
         assert checkpoint is not None
-        total = checked_total(part, checkpoint)
-        if recount:
-            workers_here = min(workers or default_workers(), part.workers or max_workers())
-            chosen = recounted(part, checkpoint, recount, pool_runner(workers_here))
+        total, where = _checked(part, checkpoint, recount, workers)
     else:
         total, pool = _run_partition(part, b, workers, dask, dask_wait, checkpoint, progress, time_limit)
-    where = "checked from the checkpoint" if check else f"on Dask ({dask})" if dask else "on the process pool"
+        where = f"on Dask ({dask})" if dask else "on the process pool"
     used = (workers or 1) if check or dask else pool  # (no pool runs for these)
     memory = None if part.memory is None else part.memory * used
     why = f"{part.size} numbered sub-problems {where}" + (f", {part.followed}" if part.followed else "")
-    if check and recount:
-        why += f", {len(chosen)} of them chosen at random and counted again, each as recorded"
     return total, Plan(Task.COUNT, part.algorithm or plan.algorithm, why, used, memory)
+
+
+def _check_asked(checkpoint: Path | None, check: bool, recount: int) -> None:
+    """Refuses a check with no checkpoint to read, and a recount without a check."""
+    if check and checkpoint is None:
+        raise ValueError("check re-reads a checkpoint: give one")
+    if recount and not check:
+        raise ValueError("recount goes with check")
+
+
+def _checked(part: Partition, checkpoint: Path, recount: int, workers: int | None) -> tuple[int, str]:
+    """(the total of a finished checkpoint, how it was had): every record checked and summed,
+    nothing run but `recount` of its items, chosen at random, counted again on the pool and each
+    held to its record (RecountDisagrees where one differs)."""
+    from .run.parallel import default_workers, max_workers
+    from .run.partition import checked_total, pool_runner
+    from .run.partition import recount as recounted
+
+    total, how = checked_total(part, checkpoint), "checked from the checkpoint"
+    if recount:
+        chosen = recounted(
+            part, checkpoint, recount, pool_runner(min(workers or default_workers(), part.workers or max_workers()))
+        )
+        how += f", {len(chosen)} of them chosen at random and counted again, each as recorded"
+    return total, how
 
 
 def _run_partition(
@@ -252,28 +267,19 @@ def profile_partitioned(
     run is resumed, as `count_partitioned` runs a count's; with `check` (and `recount`), a
     finished checkpoint re-checked and re-summed as a count's is, nothing run but the items
     recounted: what a reader of a b-file does with the journals whose digests it gives."""
-    from .run.parallel import default_workers, max_workers
-    from .run.partition import check_dask_address, checked_total, pool_runner
-    from .run.partition import recount as recounted
+    from .run.partition import check_dask_address
 
     p, b, plan = prepare(problem, backend, "profile", {})
-    if check and checkpoint is None:
-        raise ValueError("check re-reads a checkpoint: give one")
-    if recount and not check:
-        raise ValueError("recount goes with check")
+    _check_asked(checkpoint, check, recount)
     if dask is not None:
         check_dask_address(dask)
     part, read = b.profile_partition(p)
     if check:
         assert checkpoint is not None
-        total, used = checked_total(part, checkpoint), workers or 1
-        why = f"{part.size} numbered sub-problems checked from the checkpoint"
-        if recount:
-            chosen = recounted(part, checkpoint, recount, pool_runner(min(workers or default_workers(), max_workers())))
-            why += f", {len(chosen)} of them chosen at random and counted again, each as recorded"
-        return read(total), Plan(plan.task, plan.algorithm, why, used)
-    total, used = _run_partition(part, b, workers, dask, dask_wait, checkpoint, progress, time_limit)
-    where = f"on Dask ({dask})" if dask else "on the process pool"
+        (total, where), used = _checked(part, checkpoint, recount, workers), workers or 1
+    else:
+        total, used = _run_partition(part, b, workers, dask, dask_wait, checkpoint, progress, time_limit)
+        where = f"on Dask ({dask})" if dask else "on the process pool"
     return read(total), Plan(plan.task, plan.algorithm, f"{part.size} numbered sub-problems {where}", used)
 
 

@@ -217,15 +217,15 @@ def long_count_notice(plan: Plan, tally: Any, quiet: bool, checkpoint: Path | No
                     f"({how}); it goes on: Ctrl-C stops it, --time-limit bounds it, {kept}\n"
                 )
 
-    if quiet:
+    if quiet or (plan.seconds is None and tally is None):  # (nothing to estimate from)
         yield
         return
-    if plan.seconds is not None or tally is None:
-        left = None if checkpoint is None or plan.seconds is None else journal_left(checkpoint)
+    if plan.seconds is not None:
+        left = None if checkpoint is None else journal_left(checkpoint)
         how = "estimated from a measured run and the growth of the number of solutions"
         if left is not None and left < 1:
             how += f", for the {left:.0%} of its sub-problems the checkpoint has not recorded"
-        say(None if plan.seconds is None else plan.seconds * (1.0 if left is None else left), how)
+        say(plan.seconds * (1.0 if left is None else left), how)
         yield
         return
     timer = threading.Timer(MEASURED_AFTER, lambda: say(tally.seconds_left, "from the sub-problems finished so far"))

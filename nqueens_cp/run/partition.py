@@ -130,15 +130,16 @@ def journal_fingerprint(path: Path) -> dict[str, Any] | None:
 def journal_left(path: Path) -> float | None:
     """The share of a journal's items it has not recorded yet, from its header's item count and
     its record lines (a rough share: items differ in size); None where no journal stands there."""
-    saved = journal_fingerprint(path)
-    items = None if saved is None else saved.get("items")
-    if type(items) is not int or items <= 0:
-        return None
     try:
-        records = read_regular(path, MAX_JOURNAL_BYTES).count(b"\n") - 1
+        text = read_regular(path, MAX_JOURNAL_BYTES)  # (one read: its header and its lines)
     except OSError:
         return None
-    return max(0, items - records) / items
+    head = _header(text.split(b"\n", 1)[0])
+    saved = None if head is None else head["fingerprint"]
+    items = saved.get("items") if isinstance(saved, dict) else None
+    if type(items) is not int or items <= 0:
+        return None
+    return max(0, items - (text.count(b"\n") - 1)) / items
 
 
 def _header(line: str | bytes) -> dict[str, Any] | None:

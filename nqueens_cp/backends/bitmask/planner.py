@@ -164,7 +164,7 @@ def count_symmetries(problem: Problem) -> str:
     return (
         "; the left-right mirror holds: half the first row, counted twice"
         if mirror
-        else ("; no left-right mirror: the whole first row")
+        else "; no left-right mirror: the whole first row"
     )
 
 
