@@ -4,12 +4,14 @@ terms the suite can afford, counted again."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 import nqueens_cp as nq
 from nqueens_cp.model.problem import Problem
+from nqueens_cp.run.partition import Checkpoint
 
 from .conftest import benchmark, oeis, triangle
 
@@ -110,3 +112,42 @@ def test_the_first_new_independent_domination_term_counted_again():
     their classes, which OEIS publishes (A002567(16) = 16)."""
     found = nq.get_backend("bitmask").optimum(Problem(16), "dominate", independent=True, unique=True)
     assert (found.value, found.count, found.classes) == (oeis("A075324")[15], terms("A002568")[16], oeis("A002567")[15])
+
+
+JOURNALS = OEIS_DIR / "journals"
+
+
+def _queens_placements(n: int, placed: tuple[int, ...], rows: int) -> int:
+    """The ways to put a queen in each of the next `rows` rows below `placed` (a column a row,
+    from the top) that attack none: a brute force from the rules alone."""
+    if not rows:
+        return 1
+    r = len(placed)
+    return sum(
+        _queens_placements(n, (*placed, c), rows - 1)
+        for c in range(n)
+        if all(c != q and abs(c - q) != r - k for k, q in enumerate(placed))
+    )
+
+
+@pytest.mark.parametrize("path", sorted(JOURNALS.glob("profile-*.jsonl")), ids=lambda p: p.name)
+def test_a_kept_profile_journal_is_sound_and_its_records_start_right(path):
+    """A long profile's journal kept beside the b-files (resumed across stops, row 21's) reads as
+    a checkpoint (every record's check, no torn line), the b-files name it, and each record's
+    first levels are what a brute force from the rules finds for its item: the two queens of
+    the first two rows the module's docstring describes (the first in the left half, a middle
+    column once, any other twice for its mirror image), the nodes at depths 2..5 below them. A
+    record filed under another item, or packed otherwise, would not be."""
+    saved = json.loads(path.read_text().split("\n", 1)[0])["fingerprint"]
+    n, bits = saved["n"], 64
+    assert saved["split"] == "profile-two-rows" and saved["piece"] == "queen" and saved["depth"] == 2
+    items = [(c0, c1, 2 if 2 * c0 + 1 < n else 1) for c0 in range((n + 1) // 2) for c1 in range(n) if abs(c1 - c0) > 1]
+    assert saved["items"] == len(items)
+    assert path.name in (OEIS_DIR / "b319284.txt").read_text()
+    done = Checkpoint(path, saved, read_only=True).done
+    assert done, "a kept journal holds records"
+    for i, packed in done.items():
+        c0, c1, weight = items[i]
+        vector = [packed >> (bits * k) & ((1 << bits) - 1) for k in range(n + 1)]
+        assert packed >> (bits * (n + 1)) == 0 and vector[:2] == [0, 0], i
+        assert vector[2:6] == [weight * _queens_placements(n, (c0, c1), k) for k in range(4)], i
