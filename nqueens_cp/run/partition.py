@@ -120,11 +120,9 @@ def journal_fingerprint(path: Path) -> dict[str, Any] | None:
         if not path.is_file():  # (a FIFO would block the open)
             return None
         with path.open("rb") as f:
-            head = _header(f.readline(1 << 20))
+            return _fingerprint(f.readline(1 << 20))
     except OSError:
         return None
-    saved = None if head is None else head["fingerprint"]
-    return saved if isinstance(saved, dict) else None
 
 
 def journal_left(path: Path) -> float | None:
@@ -134,9 +132,8 @@ def journal_left(path: Path) -> float | None:
         text = read_regular(path, MAX_JOURNAL_BYTES)  # (one read: its header and its lines)
     except OSError:
         return None
-    head = _header(text.split(b"\n", 1)[0])
-    saved = None if head is None else head["fingerprint"]
-    items = saved.get("items") if isinstance(saved, dict) else None
+    saved = _fingerprint(text.split(b"\n", 1)[0])
+    items = None if saved is None else saved.get("items")
     if type(items) is not int or items <= 0:
         return None
     return max(0, items - (text.count(b"\n") - 1)) / items
@@ -150,6 +147,13 @@ def _header(line: str | bytes) -> dict[str, Any] | None:
         return None
     ok = isinstance(head, dict) and head.get("nqueens_checkpoint") == FORMAT and "fingerprint" in head
     return head if ok else None
+
+
+def _fingerprint(line: bytes) -> dict[str, Any] | None:
+    """The fingerprint a journal's first line names, or None where it names none."""
+    head = _header(line)
+    saved = None if head is None else head["fingerprint"]
+    return saved if isinstance(saved, dict) else None
 
 
 def _digest(fingerprint: dict[str, Any]) -> str:
