@@ -83,7 +83,7 @@ def test_the_compiled_ahead_kernels_run_without_the_gil():
     aot.ensure(join.KERNELS)
     kernels = aot.kernels(join.KERNELS)
     assert kernels.__name__ == join.KERNELS.name  # the module, not the JIT's package
-    n, sets, weights = join.context(nq.Problem(20))
+    _, n, sets, weights = join.context(nq.Problem(20))
     tables = kernels.band_tables(n)
     stop = np.zeros(2, np.int64)
     got: list[int] = []

@@ -185,9 +185,9 @@ def test_a_stop_flag_ends_a_sets_listing_and_matching_inside_them():
     forbid, stopped = np.zeros(n, np.uint64), np.ones(2, np.int64)
     columns = np.uint64(0b100110101100)  # 6 of 12 columns with top partials
     upper, lower, _, _ = join.band_tables(n)
-    top = bands.listed(n, 0, h, columns, forbid, upper, lower, arrays, space.SLOT_TOP, NEVER).copy()
+    top = bands.listed(n, h, 0, h, columns, forbid, upper, lower, arrays, space.SLOT_TOP, NEVER).copy()
     assert top.shape[0] > 0
-    assert bands.listed(n, 0, h, columns, forbid, upper, lower, arrays, space.SLOT_TOP, stopped).shape[0] == 0
+    assert bands.listed(n, h, 0, h, columns, forbid, upper, lower, arrays, space.SLOT_TOP, stopped).shape[0] == 0
     bottom = symmetry.flipped(top, n, arrays, space.SLOT_FLIPPED_TOP).copy()
     ones = np.ones(top.shape[0], np.int64)
     assert matcher.matching(top, ones, bottom, ones, arrays, NEVER) > 0
@@ -211,8 +211,8 @@ def test_a_half_from_the_bands_listed_once_is_the_half_searched_for_its_columns(
     for r0, rows, upper, lower in halves:
         for columns in itertools.combinations(range(n), rows):
             c = np.uint64(sum(1 << x for x in columns))
-            once = np.sort(bands.listed(n, r0, rows, c, forbid, upper, lower, arrays, space.SLOT_TOP, NEVER))
-            each = np.sort(bands.listed(n, r0, rows, c, forbid, searched, searched, arrays, space.SLOT_TOP, NEVER))
+            once = np.sort(bands.listed(n, h, r0, rows, c, forbid, upper, lower, arrays, space.SLOT_TOP, NEVER))
+            each = np.sort(bands.listed(n, h, r0, rows, c, forbid, searched, searched, arrays, space.SLOT_TOP, NEVER))
             assert np.array_equal(once, each), (r0, columns)
             sizes.append(once.shape[0])
     assert max(sizes) > 0

@@ -180,11 +180,41 @@ def specialised(problem: Problem) -> bool:
 
 
 def joined(problem: Problem) -> bool:
-    """Queens on a plain square board in the join's range (partitions/join.py)."""
+    """Queens on a plain board in the join's range (partitions/join.py): a square of
+    JOIN_FROM_N to JOIN_MAX_N columns, or a board of fewer rows than columns that the join's
+    table of rectangles lists (where it was measured faster than constellations: docs/benchmarks.md
+    § The join on rectangles)."""
+    from .partitions.join import RECTANGLES
+
     rule = problem.rule
     queen = rule.diagonals and not rule.knight and not rule.leapers and rule.classic
-    plain = problem.is_plain and problem.square and not problem.torus
-    return queen and plain and JOIN_FROM_N <= problem.n <= JOIN_MAX_N
+    if not (queen and problem.is_plain and not problem.torus):
+        return False
+    if problem.square:
+        return JOIN_FROM_N <= problem.n <= JOIN_MAX_N
+    return (problem.rows, problem.n) in RECTANGLES
+
+
+def _join_plan(problem: Problem, task: Task, settings: dict[str, Any], workers: int) -> tuple[Plan | None, str]:
+    """The join's plan where it serves and fits the memory budget, with as many workers as fit;
+    else None, and why the join does not fit the budget ("" where it does not serve)."""
+    if not joined(problem):
+        return None, ""
+    from ...run.parallel import default_memory
+    from .partitions.join import memory
+
+    m, n = problem.rows, problem.n
+    need, budget = memory(n, m), settings.get("memory") or default_memory()
+    fits = min(workers, budget // need)
+    why = f"queens on a board of {JOIN_FROM_N} to {JOIN_MAX_N} columns: half-boards joined (faster here)"
+    if m < n:
+        why = f"queens on {m} x {n}: each top set's partials joined with the bottom rows' placements (faster here)"
+    if fits >= 1:
+        why += f"; up to {mib(need)} per worker"
+        if fits < workers:
+            why += f", so {fits} of {workers} workers under the memory budget of {mib(budget)}"
+        return Plan(task, Algorithm.JOIN, why, fits, memory=need * fits), ""
+    return None, f"the join would hold {mib(need)}, over the memory budget of {mib(budget)}: "
 
 
 def constrained(problem: Problem) -> bool:
@@ -325,10 +355,13 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
         )
         return Plan(task, Algorithm.FIXED_POINTS, why, workers or parallel)
     if generic:
-        if task == Task.COUNT:  # symmetry classes, or sub-problems of two pinned rows (partitions.pieces)
+        if task == Task.COUNT:  # the join, symmetry classes, or sub-problems of two pinned rows (partitions.pieces)
             w = workers or parallel
+            joint, over = _join_plan(problem, task, settings, w)
+            if joint is not None:
+                return joint
             if by_constellations(problem) and not translated(problem):
-                why = f"{what}: {classes_reason(problem)}: classes of ring pieces, each searched by {SEARCHER}"
+                why = f"{over}{what}: {classes_reason(problem)}: classes of ring pieces, each searched by {SEARCHER}"
                 return Plan(task, Algorithm.CONSTELLATIONS, why, w)
             return Plan(task, generic.algorithm, generic.reason, w)
         return generic
@@ -354,20 +387,9 @@ def plan(problem: Problem, task: Task, settings: dict[str, Any], default_workers
     if translated(problem):
         why = f"{SEARCHER} counts wrapped lines" + count_symmetries(problem)
         return Plan(task, Algorithm.ANY_PIECE, why, w)
-    over = ""  # why the join, where it serves, does not fit the memory budget
-    if joined(problem):
-        from ...run.parallel import default_memory
-        from .partitions.join import memory
-
-        need, budget = memory(n), settings.get("memory") or default_memory()
-        fits = min(w, budget // need)
-        why = f"queens on a board of {JOIN_FROM_N} to {JOIN_MAX_N} columns: half-boards joined (faster here)"
-        if fits >= 1:
-            why += f"; up to {mib(need)} per worker"
-            if fits < w:
-                why += f", so {fits} of {w} workers under the memory budget of {mib(budget)}"
-            return Plan(task, Algorithm.JOIN, why, fits, memory=need * fits)
-        over = f"the join would hold {mib(need)}, over the memory budget of {mib(budget)}: "
+    joint, over = _join_plan(problem, task, settings, w)  # over: why the join does not fit the budget
+    if joint is not None:
+        return joint
     if by_constellations(problem):
         why = over + "all 8 symmetries hold: classes of ring pieces, under 1/8 of the search"
         return Plan(task, Algorithm.CONSTELLATIONS, why, w)

@@ -1,7 +1,7 @@
 """The count of plain queens from n = 16 as sets of top columns whose half-boards are joined
-(`kernels.join` says how), PER_ITEM sets a work item, and the memory a worker of it holds,
-declared to the planner before anything is allocated (so the kernels load only when a count
-runs: planning loads no numba)."""
+(`kernels.join` says how; on a board of fewer rows than columns, `kernels.join.rectangles`),
+PER_ITEM sets a work item, and the memory a worker of it holds, declared to the planner before
+anything is allocated (so the kernels load only when a count runs: planning loads no numba)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ PER_ITEM = 16
 KERNELS = aot.Group(
     "nqueens_join",
     "nqueens_cp.backends.bitmask.kernels.join",
-    ("list_column_sets", "band_tables", "count_with"),
+    ("list_column_sets", "band_tables", "count_with", "list_rectangle_sets", "count_rectangles"),
     f"{__name__}:load_kernels",
 )
 
@@ -37,6 +37,14 @@ def column_sets(n: int) -> tuple[np.ndarray, np.ndarray]:
     sets, weights = np.empty(most, np.int64), np.empty(most, np.int64)
     k = aot.kernels(KERNELS).list_column_sets(n, sets, weights)
     return sets[:k].astype(np.uint64), weights[:k].copy()
+
+
+def rectangle_sets(m: int, n: int) -> np.ndarray:
+    """The top column sets of an m x n board (m < n): every set of m // 2 columns no larger than
+    its mirror image, in increasing order."""
+    out = np.empty(comb(n, m // 2), np.int64)
+    k = aot.kernels(KERNELS).list_rectangle_sets(m, n, out)
+    return out[:k].copy()
 
 
 class Tuning(NamedTuple):
@@ -79,9 +87,26 @@ BASE_BYTES = 64 << 20
 OVER_LISTED_BYTES = 192 << 20
 
 
-def memory(n: int) -> int:
-    """The bytes one worker of the join may hold on an n x n board (see TUNING), declared in
-    the plan before anything is allocated."""
+#: The join's range on a board of m < n rows, where it was measured faster than constellations
+#: (docs/benchmarks.md § The join on rectangles): the longest list of partials (a top set's
+#: bottom placements, on any of the columns it leaves), by (m, n), over a seeded sample of 300
+#: column sets (`python benchmarks/bench_rectangles.py N:M --longest`).
+RECTANGLES = {
+    (16, 17): 25268,
+    (16, 18): 135842,
+    (17, 18): 135502,
+    (18, 19): 154344,
+    (18, 20): 971312,
+    (19, 20): 950936,
+    (20, 21): 1186608,
+}
+
+
+def memory(n: int, m: int | None = None) -> int:
+    """The bytes one worker of the join may hold on an m x n board (see TUNING and RECTANGLES;
+    m = n, a square, by default), declared in the plan before anything is allocated."""
+    if m is not None and m < n:
+        return BASE_BYTES + comb(n, m // 2) * 8 + int(1.5 * RECTANGLES[m, n]) * BYTES_PER_PARTIAL
     tuning, last = TUNING[n], TUNING[22 - n % 2]
     assert last.longest is not None
     longest = tuning.longest or last.longest * 6 ** ((n - 22 + n % 2) // 2)
@@ -90,11 +115,16 @@ def memory(n: int) -> int:
     return BASE_BYTES + sets + bands + int(1.5 * longest) * BYTES_PER_PARTIAL
 
 
-Context = tuple[int, np.ndarray, np.ndarray]
+#: (rows, columns, the top column sets, their classes' sizes: None on a rectangle, whose
+#: kernel weighs each pair itself).
+Context = tuple[int, int, np.ndarray, "np.ndarray | None"]
 
 
 def context(problem: Problem) -> Context:
-    return (problem.n, *column_sets(problem.n))
+    m, n = problem.rows, problem.n
+    if m < n:
+        return (m, n, rectangle_sets(m, n).astype(np.uint64), None)
+    return (m, n, *column_sets(n))
 
 
 @cache
@@ -106,20 +136,22 @@ def _band_tables(n: int) -> tuple:
 
 def run(ctx: Context, indices: np.ndarray, stop: np.ndarray, _deadline: Deadline | None = None) -> Counts:
     """Work items `indices`: PER_ITEM column sets each."""
-    n, sets, weights = ctx
-    tables = _band_tables(n)
+    m, n, sets, weights = ctx
+    kernels = aot.kernels(KERNELS)
     total = 0
-    count_with = aot.kernels(KERNELS).count_with
     for i in indices.tolist():
         part = slice(i * PER_ITEM, (i + 1) * PER_ITEM)
-        total += int(count_with(n, sets[part], weights[part], tables, stop))
+        if weights is None:
+            total += int(kernels.count_rectangles(m, n, sets[part], stop))
+        else:
+            total += int(kernels.count_with(n, sets[part], weights[part], _band_tables(n), stop))
     return Counts(total)
 
 
 def item_info(ctx: Context, i: int) -> dict[str, object]:
     """What a checkpoint records beside item i's count: its column sets, so a record can be
     recounted on its own."""
-    sets = ctx[1]
+    sets = ctx[2]
     return {"column_sets": [int(c) for c in sets[i * PER_ITEM : (i + 1) * PER_ITEM]]}
 
 
@@ -128,7 +160,7 @@ def items(problem: Problem) -> Items:
     ctx = context(problem)
     return Items(
         fingerprint(problem, 0, Split.JOIN) | {"depth": None, "per_item": PER_ITEM},
-        -(-ctx[1].shape[0] // PER_ITEM),
+        -(-ctx[2].shape[0] // PER_ITEM),
         run,
         ctx,
         load_kernels,
@@ -142,3 +174,4 @@ def load_kernels() -> None:
     starts, so that what it is given (a checkpoint's path) is checked before."""
     aot.ensure(KERNELS)
     warm(run, context(Problem(8)))
+    warm(run, context(Problem(8, rows=6)))

@@ -35,6 +35,8 @@ counter joins partial boards instead. This is a join of our own, in the engine's
   centre, which both reflections keep, may hold a bottom queen.
 - The bottom partials of a column set are the top-bottom mirror images of its top partials,
   so each set's top partials are listed once and serve both halves.
+- A board of fewer rows than columns (`rectangles`) joins a top set's partials with every
+  placement of the bottom rows on the columns it leaves, under the rectangle's mirrors.
 Where each step lives: `column_sets` (the sets C, one of each class), `bands` (a half's partials
 as the join of two bands of its rows), `matcher` (the sieve and the AND tables), `symmetry` (the
 count of one set's class, and the entry point `count_with`), `intrinsics` (the two loops in LLVM
@@ -50,6 +52,7 @@ from __future__ import annotations
 
 from .bands import band_tables
 from .column_sets import list_column_sets
+from .rectangles import count_rectangles, list_rectangle_sets
 from .symmetry import count_with
 
-__all__ = ["band_tables", "count_with", "list_column_sets"]
+__all__ = ["band_tables", "count_rectangles", "count_with", "list_column_sets", "list_rectangle_sets"]

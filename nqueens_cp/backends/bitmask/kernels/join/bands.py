@@ -70,14 +70,14 @@ def _placements(n, r0, rows, allowed, forbid, position, d1o, d2o, po):
 
 
 @njit(cache=True, nogil=True)
-def _grouped(n, r0, rows, allowed, forbid, seam, most, space, slot):
+def _grouped(n, half, r0, rows, allowed, forbid, seam, most, space, slot):
     """The placements of _placements over the columns `allowed`, grouped by the columns they
     use: (first, seen, sig), the group of the column set of rank i (_rank, the columns numbered
     by their position within `allowed`) being first[i]:first[i + 1] (a counting sort), seen the
     diagonals a placement shares with the rows on the other side of the row `seam` and sig its
-    part of the signature (see listed). In space[slot], 2 words each. Empty (first too) when
-    there are more than `most` placements."""
-    h = np.uint64(n // 2)
+    part of the signature of the halves that meet below row `half` - 1 (see listed). In
+    space[slot], 2 words each. Empty (first too) when there are more than `most` placements."""
+    h = np.uint64(half)
     window = (_ONE << np.uint64(n - 1)) - _ONE
     shift = np.uint64(n - 1)
     at_seam = np.uint64(seam)
@@ -155,18 +155,19 @@ def band_tables(n):
         if 2 * q < rows_of.shape[0]:
             r0, rows = rows_of[2 * q], rows_of[2 * q + 1]
             seam = r0 + rows if q % 2 == 0 else r0
-            f, a, b = _grouped(n, r0, rows, full, forbid, seam, MOST_LISTED_ONCE, new_space(), SLOT_UPPER)
+            f, a, b = _grouped(n, n // 2, r0, rows, full, forbid, seam, MOST_LISTED_ONCE, new_space(), SLOT_UPPER)
             first, seen, sig = f.copy(), a.copy(), b.copy()
         tables.append((first, seen, sig))
     return tables[0], tables[1], tables[2], tables[3]
 
 
 @njit(cache=True, nogil=True)
-def listed(n, r0, rows, allowed, forbid, upper_table, lower_table, space, slot, stop):
+def listed(n, half, r0, rows, allowed, forbid, upper_table, lower_table, space, slot, stop):
     """The signatures of the partial solutions on `rows` rows from r0 in the columns `allowed`
     (as many as rows), less the columns forbid[r] in each row r, in space[slot]. Bits 0..n-2
     are the / diagonals r + c = h..h+n-2 and bits n-1..2n-3 the \\ diagonals r - c + n - 1 in
-    the same range, h = n // 2.
+    the same range, h = `half` the first row of the bottom half (the diagonals that cross from
+    one half into the other: n // 2 on a square).
 
     The half is itself a join of two bands, its first rows // 2 rows and the rest: each is
     grouped by the columns it uses, from its table (band_tables) or, where that is empty,
@@ -186,12 +187,12 @@ def listed(n, r0, rows, allowed, forbid, upper_table, lower_table, space, slot, 
     f1, a, sa = upper_table
     column_1 = column
     if f1.shape[0] == 0:
-        f1, a, sa = _grouped(n, r0, upper, allowed, forbid, seam, _UNBOUNDED, space, SLOT_UPPER)
+        f1, a, sa = _grouped(n, half, r0, upper, allowed, forbid, seam, _UNBOUNDED, space, SLOT_UPPER)
         column_1 = numbered
     f2, b, sb = lower_table
     column_2 = column
     if f2.shape[0] == 0:
-        f2, b, sb = _grouped(n, seam, rows - upper, allowed, forbid, seam, _UNBOUNDED, space, SLOT_LOWER)
+        f2, b, sb = _grouped(n, half, seam, rows - upper, allowed, forbid, seam, _UNBOUNDED, space, SLOT_LOWER)
         column_2 = numbered
     binomial = _binomials(n)
     every = (1 << width) - 1

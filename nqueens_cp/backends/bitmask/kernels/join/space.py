@@ -18,7 +18,8 @@ def _scratch(space, i, size):
 
 #: The slots: the matcher's AND tables, its small list's entries and its big list arranged by
 #: bucket; a band's placements as found, and the upper and lower bands grouped; a column set's
-#: top and bottom partials, and the two flipped (top-bottom mirrored) lists.
+#: top and bottom partials, and the two flipped (top-bottom mirrored) lists; on a rectangle, the
+#: weights of a set's bottom partials.
 (
     SLOT_TABLE,
     SLOT_ENTRY,
@@ -30,8 +31,9 @@ def _scratch(space, i, size):
     SLOT_UNDER,
     SLOT_FLIPPED_UNDER,
     SLOT_FLIPPED_TOP,
-) = range(10)
-SLOTS = 10
+    SLOT_WEIGHTS,
+) = range(11)
+SLOTS = 11
 
 
 @njit(cache=True, nogil=True)

@@ -105,13 +105,13 @@ def _count_set(n, c, weight, tables, space, stop):
     diagonals = (_ONE << np.uint64(n - 1 - h)) | (_ONE << np.uint64(2 * n - 2 - h))
     t0, t1, t2, t3 = tables
     if n % 2 == 1:
-        top = listed(n, 0, h, c, forbid, t0, t1, space, SLOT_TOP, stop)
-        bottom = listed(n, h, n - h, other, forbid, t2, t3, space, SLOT_UNDER, stop)
+        top = listed(n, h, 0, h, c, forbid, t0, t1, space, SLOT_TOP, stop)
+        bottom = listed(n, h, h, n - h, other, forbid, t2, t3, space, SLOT_UNDER, stop)
         return weight * _weighed(top, bottom, diagonals, 1, _ZERO, space, stop)  # (forbid left them out)
     mirror = _mirror(c, n)
     mine = 1 if mirror == c else 2  # the sets c's mirror image adds
-    top = listed(n, 0, h, c, forbid, t0, t1, space, SLOT_TOP, stop)
-    under = listed(n, 0, h, other, forbid, t0, t1, space, SLOT_UNDER, stop)
+    top = listed(n, h, 0, h, c, forbid, t0, t1, space, SLOT_TOP, stop)
+    under = listed(n, h, 0, h, other, forbid, t0, t1, space, SLOT_UNDER, stop)
     if other == mirror:  # the complement is in c's own class
         return mine * _weighed(top, flipped(under, n, space, SLOT_FLIPPED_UNDER), diagonals, 1, diagonals, space, stop)
     both = _weighed(top, flipped(under, n, space, SLOT_FLIPPED_UNDER), diagonals, 2, diagonals, space, stop)
