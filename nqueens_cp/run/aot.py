@@ -36,14 +36,13 @@ import importlib.machinery
 import importlib.util
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from types import ModuleType
 
-from . import compiled
+from . import compiled, programs
 
 #: Set to 0 to neither build nor load modules compiled ahead of time.
 SWITCH = "NQUEENS_CP_AOT"
@@ -189,27 +188,20 @@ def _prune(group: Group, kept: str) -> None:
 
 
 def _run_builder(group: Group, out: str) -> tuple[bool, str]:
-    """Run the build in a child process of its own session (the C compiler's processes are its
-    children): (whether it succeeded, its output). Stopped, with all of them, if we are."""
+    """Run the build in a child process under the guardian (`programs`; the C compiler's
+    processes are the build's children): (whether it succeeded, its output). Stopped, with all
+    of them, if we are. The guardian, not a handle of ours, ends it: a stop that came while the
+    child started (Popen waits for its exec) raised out of Popen before there was a handle, and
+    a build of its own session then ran on alone; the guardian also goes when we do."""
     env = os.environ | {SWITCH: "0", compiled.ANNOUNCED: "1"}
     args = [sys.executable, "-m", __name__, group.name, group.module, ",".join(group.exports), group.warm, out]
-    pipe, devnull = subprocess.PIPE, subprocess.DEVNULL
-    proc = subprocess.Popen(args, stdout=pipe, stderr=subprocess.STDOUT, stdin=devnull, env=env, start_new_session=True)
-    try:
-        log, _ = proc.communicate(timeout=BUILD_SECONDS)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        return False, "the build ran over its time limit"
-    except BaseException:  # Ctrl-C, SIGTERM: the whole build goes
-        _kill(proc)
-        raise
-    return proc.returncode == 0, log.decode(errors="replace")
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+    with tempfile.TemporaryFile() as log:
+        try:
+            code = programs.run_group(args, log, subprocess.STDOUT, timeout=BUILD_SECONDS, env=env)
+        except subprocess.TimeoutExpired:
+            return False, "the build ran over its time limit"
+        log.seek(0)
+        return code == 0, log.read().decode(errors="replace")
 
 
 def _suffix() -> str:

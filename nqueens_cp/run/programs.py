@@ -87,14 +87,15 @@ def run_group(
     poll: Callable[[], None] | None = None,
     max_file: int | None = None,
     scratch: str | Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> int:
     """The program's exit code (negative: the signal that killed it). Past `timeout` seconds
     raises subprocess.TimeoutExpired; `poll`, called every POLL_SECONDS, stops the wait by
     raising. Either way, and on Ctrl-C, the program's tree is ended before this returns or
     raises. `max_file` bounds the bytes it may write to any file (its output too: it is killed
     by SIGXFSZ past it). `scratch`, the folder of the program's files, is removed if we are
-    killed outright. OSError if it cannot start."""
-    proc = _start(args, stdout, stderr, max_file, scratch=scratch)
+    killed outright; `env` its environment (ours by default). OSError if it cannot start."""
+    proc = _start(args, stdout, stderr, max_file, env=env, scratch=scratch)
     try:
         if poll is None:
             return proc.wait(timeout=timeout)
