@@ -5,12 +5,14 @@ as ratios; and the longest list a worker of the join holds, for the planner's me
     python benchmarks/bench_rectangles.py 18:16 18:17          # whole counts, checked equal
     python benchmarks/bench_rectangles.py 20:16 20:19 --every 50
     python benchmarks/bench_rectangles.py 21:19 21:20 --longest
+    python benchmarks/bench_rectangles.py 21:20 --every 1000 --join-only
 
 Each board is given as N:M (n columns, m rows). Both counts run in this process on one core,
 warm, each through its own work items (the planner would take the join for both where it
 serves). With `--every K` each counts every K-th of its work items, from the middle of the
 first K, and its CPU time is scaled up by K: an estimate of the whole (the items differ in
-cost), for sizes too long to count twice. With `--longest`, a seeded sample of 300 top column
+cost), for sizes too long to count twice; `--join-only` leaves constellations out, where even their
+sample would take an hour. With `--longest`, a seeded sample of 300 top column
 sets gives the most placements of the bottom rows one of them leaves (partitions.join.RECTANGLES).
 """
 
@@ -55,6 +57,7 @@ def main() -> None:
     parser.add_argument("boards", nargs="+", help="N:M, n columns and m < n rows")
     parser.add_argument("--every", type=int, default=1, help="count every K-th item of each, and scale up")
     parser.add_argument("--longest", action="store_true", help="the longest list over 300 seeded column sets")
+    parser.add_argument("--join-only", action="store_true", help="time the join alone")
     args = parser.parse_args()
     boards = [tuple(int(x) for x in board.split(":")) for board in args.boards]
     if args.longest:
@@ -69,6 +72,9 @@ def main() -> None:
     for n, m in boards:
         problem = Problem(n, rows=m)
         count, took = timed(join.items(problem), args.every)
+        if args.join_only:
+            print(f"{n}:{m:<4} {took:8.1f}", flush=True)
+            continue
         reference, cons = timed(constellations.items(problem), args.every)
         if args.every == 1:
             assert count == reference, (n, m, count, reference)
