@@ -107,6 +107,7 @@ def test_a_rectangle_counted_by_the_join_on_the_command_line_is_the_constellatio
 
 
 @pytest.mark.long
+@pytest.mark.timeout(1200)
 def test_the_memory_table_holds_the_longest_bottom_list_of_its_seeded_sample():
     """RECTANGLES is what bench_rectangles.py --longest measures: the most placements of the
     bottom rows among 300 seeded top sets."""
