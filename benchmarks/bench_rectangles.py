@@ -23,9 +23,11 @@ import random
 import time
 
 import numpy as np
+from numba.typed import List
 
 from nqueens_cp import Problem
-from nqueens_cp.backends.bitmask.kernels.join.bands import _placements
+from nqueens_cp.backends.bitmask.kernels.join.rectangles import bottom_placements
+from nqueens_cp.backends.bitmask.kernels.join.space import new_space
 from nqueens_cp.backends.bitmask.partitions import constellations, join
 from nqueens_cp.backends.bitmask.partitions.base import Items
 from nqueens_cp.backends.watch import NEVER
@@ -41,15 +43,11 @@ def timed(items: Items, every: int) -> tuple[int, float]:
 
 def bottoms(m: int, n: int, c: int) -> int:
     """The placements of the bottom rows of an m x n board on the columns the top set c leaves."""
-    full = (1 << n) - 1
-    column = np.array([1 << x for x in range(n)], np.int64)
-    room = 1 << 16
-    while True:
-        words = np.empty(room, np.uint64), np.empty(room, np.uint64), np.empty(room, np.int64)
-        k = _placements(n, m // 2, m - m // 2, np.uint64(full & ~c), np.zeros(m, np.uint64), column, *words)
-        if k >= 0:
-            return k
-        room *= 4
+    return int(bottom_placements(m, n, c, _SPACE)[0])
+
+
+#: The kernels' reusable arrays (a typed list, as the kernels make it: a Python list is reflected).
+_SPACE = List(new_space())
 
 
 def main() -> None:

@@ -77,26 +77,15 @@ def _grouped(n, half, r0, rows, allowed, forbid, seam, most, space, slot):
     diagonals a placement shares with the rows on the other side of the row `seam` and sig its
     part of the signature of the halves that meet below row `half` - 1 (see listed). In
     space[slot], 2 words each. Empty (first too) when there are more than `most` placements."""
-    h = np.uint64(half)
-    window = (_ONE << np.uint64(n - 1)) - _ONE
-    shift = np.uint64(n - 1)
-    at_seam = np.uint64(seam)
     position = np.zeros(n, np.int64)
     width = 0
     for c in range(n):
         if (allowed >> np.uint64(c)) & _ONE:
             position[c] = 1 << width
             width += 1
-    while True:
-        raw = _scratch(space, SLOT_PLACED, 3 * FIRST_PLACEMENTS)  # three words a placement
-        room = raw.shape[0] // 3
-        d1, d2, pos = raw[:room], raw[room : 2 * room], raw[2 * room : 3 * room].view(np.int64)
-        k = _placements(n, r0, rows, allowed, forbid, position, d1, d2, pos)
-        if k >= 0:
-            break
-        if room >= most:
-            return np.zeros(0, np.int64), space[slot][:0], space[slot][:0]
-        space[SLOT_PLACED] = np.empty(6 * room, np.uint64)
+    k, d1, d2, pos = _placed(n, r0, rows, allowed, forbid, position, most, space)
+    if k < 0:
+        return np.zeros(0, np.int64), space[slot][:0], space[slot][:0]
     binomial = _binomials(n)
     numbered = np.arange(n)
     first = np.zeros(binomial[width, rows] + 1, np.int64)
@@ -111,9 +100,34 @@ def _grouped(n, half, r0, rows, allowed, forbid, seam, most, space, slot):
     for i in range(k):
         j = at[pos[i]]
         at[pos[i]] += 1
-        seen[j] = ((d1[i] >> at_seam) & window) | (((d2[i] >> at_seam) & window) << shift)
-        sig[j] = ((d1[i] >> h) & window) | (((d2[i] >> h) & window) << shift)
+        seen[j] = _signature(n, d1[i], d2[i], seam)
+        sig[j] = _signature(n, d1[i], d2[i], half)
     return first, seen, sig
+
+
+@njit(cache=True, nogil=True)
+def _placed(n, r0, rows, allowed, forbid, position, most, space):
+    """Every placement of _placements, as (k, d1, d2, pos): their number and views of
+    space[SLOT_PLACED] (three words a placement, its room doubled until they fit); k = -1
+    when there are more than a room of at least `most` holds (no larger room is made)."""
+    while True:
+        raw = _scratch(space, SLOT_PLACED, 3 * FIRST_PLACEMENTS)
+        room = raw.shape[0] // 3
+        d1, d2, pos = raw[:room], raw[room : 2 * room], raw[2 * room : 3 * room].view(np.int64)
+        k = _placements(n, r0, rows, allowed, forbid, position, d1, d2, pos)
+        if k >= 0 or room >= most:
+            return k, d1[: max(k, 0)], d2[: max(k, 0)], pos[: max(k, 0)]
+        space[SLOT_PLACED] = np.empty(6 * room, np.uint64)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _signature(n, d1, d2, row):
+    """The diagonals of a placement (its / and \\ diagonals d1 and d2, as _placements writes
+    them) that cross from the rows above `row` into the rows from it on: the n - 1 / diagonals
+    r + c = row..row+n-2, then the \\ diagonals r - c + n - 1 in the same range, one word."""
+    window = (_ONE << np.uint64(n - 1)) - _ONE
+    at = np.uint64(row)
+    return ((d1 >> at) & window) | (((d2 >> at) & window) << np.uint64(n - 1))
 
 
 #: Room for a band's placements at first (doubled until they fit).

@@ -7,8 +7,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import ONE as _ONE
-from ..bits import ZERO as _ZERO
 from ..bits import trailing_zeros
 
 
@@ -46,12 +44,20 @@ def _rank(s, column, binomial):
 
 
 @njit(cache=True, nogil=True)
+def _reversed(x):
+    """x's 64 bits in reverse order (swaps of halves, bands, ... single bits)."""
+    x = ((x >> np.uint64(1)) & np.uint64(0x5555555555555555)) | ((x & np.uint64(0x5555555555555555)) << np.uint64(1))
+    x = ((x >> np.uint64(2)) & np.uint64(0x3333333333333333)) | ((x & np.uint64(0x3333333333333333)) << np.uint64(2))
+    x = ((x >> np.uint64(4)) & np.uint64(0x0F0F0F0F0F0F0F0F)) | ((x & np.uint64(0x0F0F0F0F0F0F0F0F)) << np.uint64(4))
+    x = ((x >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)) | ((x & np.uint64(0x00FF00FF00FF00FF)) << np.uint64(8))
+    x = ((x >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)) | ((x & np.uint64(0x0000FFFF0000FFFF)) << np.uint64(16))
+    return (x >> np.uint64(32)) | (x << np.uint64(32))
+
+
+@njit(cache=True, nogil=True)
 def _mirror(c, n):
-    m = _ZERO
-    for x in range(n):
-        if (c >> np.uint64(x)) & _ONE:
-            m |= _ONE << np.uint64(n - 1 - x)
-    return m
+    """The mirror image (column x to n - 1 - x) of the column set c, 1 <= n <= 64."""
+    return _reversed(np.uint64(c)) >> np.uint64(64 - n)
 
 
 @njit(cache=True, nogil=True)

@@ -24,17 +24,10 @@ from numba import njit
 
 from ....watch import FLAG
 from ..bits import ONE as _ONE
-from .bands import FIRST_PLACEMENTS, _placements, listed
-from .column_sets import _next_of_size
+from .bands import _UNBOUNDED, _placed, _signature, listed
+from .column_sets import _mirror, _next_of_size
 from .matcher import matching
-from .space import SLOT_PLACED, SLOT_TOP, SLOT_UNDER, SLOT_WEIGHTS, _scratch, new_space
-from .symmetry import _reversed
-
-
-@njit(cache=True, nogil=True)
-def _mirrored(c, n):
-    """The mirror image (column x to n - 1 - x) of the column set c."""
-    return _reversed(np.uint64(c)) >> np.uint64(64 - n)
+from .space import SLOT_TOP, SLOT_UNDER, SLOT_WEIGHTS, _scratch, new_space
 
 
 @njit(cache=True, nogil=True)
@@ -45,7 +38,7 @@ def list_rectangle_sets(m, n, out):
     c = (np.int64(1) << (m // 2)) - 1
     k = 0
     while c <= full:
-        if np.uint64(c) <= _mirrored(c, n):
+        if np.uint64(c) <= _mirror(c, n):
             out[k] = c
             k += 1
         c = _next_of_size(c) if c != 0 else full + 1
@@ -74,34 +67,33 @@ def _class_weight(c, mc, d, md, even):
 
 
 @njit(cache=True, nogil=True)
+def bottom_placements(m, n, c, space):
+    """Every placement of the bottom rows (m // 2..) on the columns the top set c leaves, as
+    (k, d1, d2, used): their number, their diagonals and their columns, as masks (views of
+    space's placements)."""
+    full = (_ONE << np.uint64(n)) - _ONE
+    column = np.zeros(n, np.int64)  # (_placements ORs its columns' entries)
+    for x in range(n):
+        column[x] = 1 << x
+    h = m // 2
+    return _placed(n, h, m - h, full & ~np.uint64(c), np.zeros(m, np.uint64), column, _UNBOUNDED, space)
+
+
+@njit(cache=True, nogil=True)
 def _bottoms(m, n, c, space):
     """The signatures of the bottom partials of the top set c (the rows m // 2.. on any of the
     columns c leaves), those whose pair is the smallest of its class, in space[SLOT_UNDER],
     and their weights, in space[SLOT_WEIGHTS]."""
     h = m // 2
-    full = (_ONE << np.uint64(n)) - _ONE
-    window = (_ONE << np.uint64(n - 1)) - _ONE
-    shift, half = np.uint64(n - 1), np.uint64(h)
-    forbid = np.zeros(m, np.uint64)
-    column = np.zeros(n, np.int64)  # a placement's columns, as a mask (_placements ORs them)
-    for x in range(n):
-        column[x] = 1 << x
-    while True:
-        raw = _scratch(space, SLOT_PLACED, 3 * FIRST_PLACEMENTS)  # three words a placement
-        room = raw.shape[0] // 3
-        d1, d2, used = raw[:room], raw[room : 2 * room], raw[2 * room : 3 * room].view(np.int64)
-        k = _placements(n, h, m - h, full & ~np.uint64(c), forbid, column, d1, d2, used)
-        if k >= 0:
-            break
-        space[SLOT_PLACED] = np.empty(6 * room, np.uint64)
-    mc = _mirrored(c, n)
+    k, d1, d2, used = bottom_placements(m, n, c, space)
+    mc = _mirror(c, n)
     sig = _scratch(space, SLOT_UNDER, k)
     weights = _scratch(space, SLOT_WEIGHTS, k).view(np.int64)
     kept = 0
     for i in range(k):
         d = np.uint64(used[i])
-        w = _class_weight(np.uint64(c), mc, d, _mirrored(d, n), m % 2 == 0)
-        sig[kept] = ((d1[i] >> half) & window) | (((d2[i] >> half) & window) << shift)
+        w = _class_weight(np.uint64(c), mc, d, _mirror(d, n), m % 2 == 0)
+        sig[kept] = _signature(n, d1[i], d2[i], h)
         weights[kept] = w
         kept += w != 0
     return sig[:kept], weights[:kept]

@@ -12,20 +12,9 @@ from ..bits import ONE as _ONE
 from ..bits import ZERO as _ZERO
 from ..bits import popcount
 from .bands import _bands, listed
-from .column_sets import _mirror
+from .column_sets import _mirror, _reversed
 from .matcher import matching
 from .space import SLOT_FLIPPED_TOP, SLOT_FLIPPED_UNDER, SLOT_TOP, SLOT_UNDER, _scratch, new_space
-
-
-@njit(cache=True, nogil=True)
-def _reversed(x):
-    """x's 64 bits in reverse order (swaps of halves, bands, ... single bits)."""
-    x = ((x >> np.uint64(1)) & np.uint64(0x5555555555555555)) | ((x & np.uint64(0x5555555555555555)) << np.uint64(1))
-    x = ((x >> np.uint64(2)) & np.uint64(0x3333333333333333)) | ((x & np.uint64(0x3333333333333333)) << np.uint64(2))
-    x = ((x >> np.uint64(4)) & np.uint64(0x0F0F0F0F0F0F0F0F)) | ((x & np.uint64(0x0F0F0F0F0F0F0F0F)) << np.uint64(4))
-    x = ((x >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)) | ((x & np.uint64(0x00FF00FF00FF00FF)) << np.uint64(8))
-    x = ((x >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)) | ((x & np.uint64(0x0000FFFF0000FFFF)) << np.uint64(16))
-    return (x >> np.uint64(32)) | (x << np.uint64(32))
 
 
 @njit(cache=True, nogil=True)
