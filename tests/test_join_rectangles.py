@@ -20,6 +20,7 @@ from nqueens_cp.backends.bitmask.partitions import constellations
 from nqueens_cp.backends.bitmask.partitions import join as join_items
 from nqueens_cp.backends.watch import NEVER
 from tests.conftest import benchmark, oeis, run
+from tests.test_join import _mirror
 
 
 def _tree_row(n: int) -> list[int]:
@@ -39,10 +40,6 @@ def _summed(problem: Problem) -> int:
 def test_the_join_counts_every_rectangle_as_oeis_publishes(n):
     row = _tree_row(n)
     assert [_summed(Problem(n, rows=m)) for m in range(1, n)] == row[1:n]
-
-
-def _mirror(n: int, c: int) -> int:
-    return sum(1 << (n - 1 - x) for x in range(n) if c >> x & 1)
 
 
 def _restricted(n: int, m: int, top: int, bottom: int) -> Problem:

@@ -44,7 +44,7 @@ def rectangle_sets(m: int, n: int) -> np.ndarray:
     its mirror image, in increasing order."""
     out = np.empty(comb(n, m // 2), np.int64)
     k = aot.kernels(KERNELS).list_rectangle_sets(m, n, out)
-    return out[:k].copy()
+    return out[:k].astype(np.uint64)
 
 
 class Tuning(NamedTuple):
@@ -123,7 +123,7 @@ Context = tuple[int, int, np.ndarray, "np.ndarray | None"]
 def context(problem: Problem) -> Context:
     m, n = problem.rows, problem.n
     if m < n:
-        return (m, n, rectangle_sets(m, n).astype(np.uint64), None)
+        return (m, n, rectangle_sets(m, n), None)
     return (m, n, *column_sets(n))
 
 
