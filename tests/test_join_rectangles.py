@@ -87,6 +87,8 @@ def test_the_plan_takes_the_join_on_the_rectangles_it_was_measured_faster_on():
     assert b.plan(Problem(18, rows=15), "count").algorithm == "constellations"  # measured slower there
     assert b.plan(Problem(17, rows=15), "count").algorithm == "constellations"
     assert b.plan(Problem(16, rows=15), "count").algorithm == "constellations"
+    for m, algorithm in ((16, "constellations"), (17, "constellations"), (18, "join"), (19, "join"), (20, "join")):
+        assert b.plan(Problem(21, rows=m), "count").algorithm == algorithm, m  # measured at n = 21
     assert b.plan(Problem(18, rows=17, blocked=[(0, 0)]), "count").algorithm != "join"
     assert b.plan(Problem(18, "rook", rows=17), "count").algorithm != "join"
     assert b.plan(Problem(18, rows=17, torus=True), "count").algorithm != "join"
