@@ -13,7 +13,7 @@ import nqueens_cp as nq
 from nqueens_cp.model.problem import Problem
 from nqueens_cp.run.partition import Checkpoint
 
-from .conftest import benchmark, oeis, triangle
+from .conftest import benchmark, oeis, run, triangle
 
 OEIS_DIR = Path(__file__).parent.parent / "docs" / "oeis"
 
@@ -151,3 +151,39 @@ def test_a_kept_profile_journal_is_sound_and_its_records_start_right(path):
         vector = [packed >> (bits * k) & ((1 << bits) - 1) for k in range(n + 1)]
         assert packed >> (bits * (n + 1)) == 0 and vector[:2] == [0, 0], i
         assert vector[2:6] == [weight * _queens_placements(n, (c0, c1), k) for k in range(4)], i
+
+
+def _profile_row(n: int) -> list[int] | None:
+    """Row n of A319284 from depth 2 on, summed from its kept profile journal's records alone (a
+    record is the vector of an item's nodes by depth, its weight in it; the items are the first
+    two rows' queens, so depths 0 and 1, the root and the first row, are in none: 0 here), or
+    None while the journal is not whole."""
+    path = JOURNALS / f"profile-{n}.jsonl"
+    if not path.exists():
+        return None
+    saved = json.loads(path.read_text().split("\n", 1)[0])["fingerprint"]
+    done = Checkpoint(path, saved, read_only=True).done
+    if len(done) < saved["items"]:
+        return None
+    mask = (1 << 64) - 1
+    return [sum(packed >> (64 * k) & mask for packed in done.values()) for k in range(n + 1)]
+
+
+@pytest.mark.parametrize("path", sorted(JOURNALS.glob("rows-*.jsonl")), ids=lambda p: p.name)
+def test_a_kept_rows_journal_is_sound_and_a_whole_one_sums_to_the_node_counts_entry(path):
+    """The second method's journals (the count of a board's first m rows, a journal a term:
+    rows-N-rowsM.jsonl) read as checkpoints, the b-files name them, and a whole one re-sums
+    (`--check`) to entry m of the first method's row, summed here from its own journal: two
+    algorithms, two journals, one number. A journal filed under another board would not."""
+    saved = json.loads(path.read_text().split("\n", 1)[0])["fingerprint"]
+    n, m = saved["n"], saved["rows"]
+    assert path.name == f"rows-{n}-rows{m}.jsonl" and saved["piece"] == "queen" and 1 <= m < n
+    assert f"rows-{n}-rowsM.jsonl" in (OEIS_DIR / "b319284.txt").read_text()
+    done = Checkpoint(path, saved, read_only=True).done
+    assert done, "a kept journal holds records"
+    row = _profile_row(n)
+    if len(done) < saved["items"] or row is None:
+        return
+    r = run("count", n, "--rows", m, "--checkpoint", path, "--check", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["count"] == (row[m] if m >= 2 else n)  # (one queen in a row of n: n ways)
