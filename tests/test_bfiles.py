@@ -5,6 +5,7 @@ terms the suite can afford, counted again."""
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,18 @@ def _queens_placements(n: int, placed: tuple[int, ...], rows: int) -> int:
     )
 
 
+def _journal(path: Path) -> tuple[dict, dict[int, int]]:
+    """A kept journal's fingerprint (its first line) and its records, read as a checkpoint (every
+    record's check verified, a torn line refused)."""
+    saved = json.loads(path.read_text().split("\n", 1)[0])["fingerprint"]
+    return saved, Checkpoint(path, saved, read_only=True).done
+
+
+def _depths(packed: int, n: int) -> list[int]:
+    """A profile record's nodes at depths 0..n: one 64-bit field a depth, packed into one integer."""
+    return [packed >> (64 * k) & ((1 << 64) - 1) for k in range(n + 1)]
+
+
 @pytest.mark.parametrize("path", sorted(JOURNALS.glob("profile-*.jsonl")), ids=lambda p: p.name)
 def test_a_kept_profile_journal_is_sound_and_its_records_start_right(path):
     """A long profile's journal kept beside the b-files (resumed across stops, row 21's) reads as
@@ -138,21 +151,21 @@ def test_a_kept_profile_journal_is_sound_and_its_records_start_right(path):
     the first two rows the module's docstring describes (the first in the left half, a middle
     column once, any other twice for its mirror image), the nodes at depths 2..5 below them. A
     record filed under another item, or packed otherwise, would not be."""
-    saved = json.loads(path.read_text().split("\n", 1)[0])["fingerprint"]
-    n, bits = saved["n"], 64
+    saved, done = _journal(path)
+    n = saved["n"]
     assert saved["split"] == "profile-two-rows" and saved["piece"] == "queen" and saved["depth"] == 2
     items = [(c0, c1, 2 if 2 * c0 + 1 < n else 1) for c0 in range((n + 1) // 2) for c1 in range(n) if abs(c1 - c0) > 1]
     assert saved["items"] == len(items)
     assert path.name in (OEIS_DIR / "b319284.txt").read_text()
-    done = Checkpoint(path, saved, read_only=True).done
     assert done, "a kept journal holds records"
     for i, packed in done.items():
         c0, c1, weight = items[i]
-        vector = [packed >> (bits * k) & ((1 << bits) - 1) for k in range(n + 1)]
-        assert packed >> (bits * (n + 1)) == 0 and vector[:2] == [0, 0], i
+        vector = _depths(packed, n)
+        assert packed >> (64 * (n + 1)) == 0 and vector[:2] == [0, 0], i
         assert vector[2:6] == [weight * _queens_placements(n, (c0, c1), k) for k in range(4)], i
 
 
+@cache  # (read once for all of its rows' journals)
 def _profile_row(n: int) -> list[int] | None:
     """Row n of A319284 from depth 2 on, summed from its kept profile journal's records alone (a
     record is the vector of an item's nodes by depth, its weight in it; the items are the first
@@ -161,12 +174,10 @@ def _profile_row(n: int) -> list[int] | None:
     path = JOURNALS / f"profile-{n}.jsonl"
     if not path.exists():
         return None
-    saved = json.loads(path.read_text().split("\n", 1)[0])["fingerprint"]
-    done = Checkpoint(path, saved, read_only=True).done
+    saved, done = _journal(path)
     if len(done) < saved["items"]:
         return None
-    mask = (1 << 64) - 1
-    return [sum(packed >> (64 * k) & mask for packed in done.values()) for k in range(n + 1)]
+    return [sum(column) for column in zip(*(_depths(packed, n) for packed in done.values()), strict=True)]
 
 
 @pytest.mark.parametrize("path", sorted(JOURNALS.glob("rows-*.jsonl")), ids=lambda p: p.name)
@@ -175,11 +186,10 @@ def test_a_kept_rows_journal_is_sound_and_a_whole_one_sums_to_the_node_counts_en
     rows-N-rowsM.jsonl) read as checkpoints, the b-files name them, and a whole one re-sums
     (`--check`) to entry m of the first method's row, summed here from its own journal: two
     algorithms, two journals, one number. A journal filed under another board would not."""
-    saved = json.loads(path.read_text().split("\n", 1)[0])["fingerprint"]
+    saved, done = _journal(path)
     n, m = saved["n"], saved["rows"]
     assert path.name == f"rows-{n}-rows{m}.jsonl" and saved["piece"] == "queen" and 1 <= m < n
     assert f"rows-{n}-rowsM.jsonl" in (OEIS_DIR / "b319284.txt").read_text()
-    done = Checkpoint(path, saved, read_only=True).done
     assert done, "a kept journal holds records"
     row = _profile_row(n)
     if len(done) < saved["items"] or row is None:
