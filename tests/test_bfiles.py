@@ -5,6 +5,7 @@ terms the suite can afford, counted again."""
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 
@@ -197,3 +198,29 @@ def test_a_kept_rows_journal_is_sound_and_a_whole_one_sums_to_the_node_counts_en
     r = run("count", n, "--rows", m, "--checkpoint", path, "--check", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["count"] == (row[m] if m >= 2 else n)  # (one queen in a row of n: n ways)
+
+
+_PROGRESS = re.compile(r"rows 1\.\.(\d+) whole(?:.*?row (\d+) at ([\d,]+) of ([\d,]+) items)?", re.S)
+
+
+def test_the_docs_state_the_second_counts_progress_as_its_journals_stand():
+    """Where the second method of row 21 is still under way, the b-files' comments and the
+    benchmarks' row say how far its kept journals go ("rows 1..K whole", "row K+1 at X of Y
+    items"): K must be the whole journals' run from row 1, X and Y the next one's records and
+    items, so a journal committed without its prose, or prose without its journal, fails here."""
+    progress = {}
+    for path in JOURNALS.glob("rows-21-rows*.jsonl"):
+        saved, done = _journal(path)
+        progress[saved["rows"]] = (len(done), saved["items"])
+    whole = 0
+    while whole + 1 in progress and progress[whole + 1][0] == progress[whole + 1][1]:
+        whole += 1
+    texts = [OEIS_DIR / "b319284.txt", OEIS_DIR / "b269133.txt", OEIS_DIR.parent / "benchmarks.md"]
+    for path in texts:
+        text = " ".join(line.lstrip("# ") for line in path.read_text().splitlines())
+        found = _PROGRESS.search(text)
+        assert found, path.name
+        assert int(found[1]) == whole, path.name
+        if whole + 1 in progress:
+            stated = (int(found[3].replace(",", "")), int(found[4].replace(",", ""))) if found[2] else None
+            assert found[2] and int(found[2]) == whole + 1 and stated == progress[whole + 1], path.name
