@@ -367,6 +367,42 @@ def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, 
     assert out in ("", "0 (partial: at least)\n")
 
 
+@pytest.mark.parametrize(
+    ("where", "args", "said"),
+    [
+        ("api.profile_partitioned", ["--profile", "--checkpoint"], "a profile is whole or unknown; 0 of"),
+        ("api.count_partitioned", ["--checkpoint"], "0 solution(s) counted so far (a lower bound); 0 of"),
+        ("checked_claim", [], "solution(s) counted so far (a lower bound); --checkpoint FILE would let it resume"),
+    ],
+    ids=["profile", "partitioned", "count"],
+)
+def test_a_sigterm_that_comes_back_as_another_error_still_says_what_was_kept(
+    monkeypatch, capsys, tmp_path, where, args, said
+):
+    """A SIGTERM raised inside a pool's clean-up came back as another error: `count 21 --profile
+    --checkpoint F` ended with 143 and the bare line "nqueens: terminated", not saying that the
+    profile is unknown and where its work is kept, as the same stop elsewhere says."""
+    from nqueens_cp import cli
+    from nqueens_cp.cli import solving
+    from nqueens_cp.run import interrupts
+
+    def stopped(*args, **kw):
+        interrupts.note(signal.SIGTERM)  # the handler ran; its exception became another one
+        raise RuntimeError("a pool's clean-up failed")
+
+    owner, name = (solving.api, where[4:]) if where.startswith("api.") else (solving, where)
+    monkeypatch.setattr(interrupts, "_noted", None)
+    monkeypatch.setattr(interrupts, "_detail", None)
+    monkeypatch.setattr(owner, name, stopped)
+    if args and args[-1] == "--checkpoint":
+        args = [*args, str(tmp_path / "c.jsonl")]
+    with pytest.raises(SystemExit) as exit_:
+        cli.app(["count", "9", *args])
+    assert exit_.value.code == 143
+    err = capsys.readouterr().err
+    assert err.startswith("nqueens: terminated: ") and said in err and len(err.splitlines()) == 1, err
+
+
 @pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.timeout(300)
