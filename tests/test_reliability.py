@@ -367,6 +367,21 @@ def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, 
     assert out in ("", "0 (partial: at least)\n")
 
 
+@pytest.fixture
+def terminating():
+    """The `nqueens` script's SIGTERM handler (`entry`), for the app run in this process."""
+    from nqueens_cp.cli import Terminated
+    from nqueens_cp.run import interrupts
+
+    def terminated(signum, _frame):
+        interrupts.note(signum)
+        raise Terminated
+
+    before = signal.signal(signal.SIGTERM, terminated)
+    yield
+    signal.signal(signal.SIGTERM, before)
+
+
 @pytest.mark.parametrize(
     ("where", "args", "said"),
     [
@@ -377,7 +392,7 @@ def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, 
     ids=["profile", "partitioned", "count"],
 )
 def test_a_sigterm_that_comes_back_as_another_error_still_says_what_was_kept(
-    monkeypatch, capsys, tmp_path, where, args, said
+    monkeypatch, capsys, tmp_path, terminating, where, args, said
 ):
     """A SIGTERM raised inside a pool's clean-up came back as another error: `count 21 --profile
     --checkpoint F` ended with 143 and the bare line "nqueens: terminated", not saying that the
@@ -401,6 +416,28 @@ def test_a_sigterm_that_comes_back_as_another_error_still_says_what_was_kept(
     assert exit_.value.code == 143
     err = capsys.readouterr().err
     assert err.startswith("nqueens: terminated: ") and said in err and len(err.splitlines()) == 1, err
+
+
+def test_a_comparison_whose_sigterm_comes_back_as_another_error_still_shows_what_finished(
+    monkeypatch, capsys, terminating
+):
+    """`compare` stopped by SIGTERM shows the summary of the runs that finished; a stop that came
+    back as another error (raised in a pool's clean-up) ended it with the bare line instead."""
+    from nqueens_cp import cli
+    from nqueens_cp.bench import campaign
+    from nqueens_cp.run import interrupts
+
+    def stopped(*args, on_row, **kw):
+        interrupts.note(signal.SIGTERM)  # the handler ran; its exception became another one
+        raise RuntimeError("a pool's clean-up failed")
+
+    monkeypatch.setattr(interrupts, "_noted", None)
+    monkeypatch.setattr(campaign, "compare", stopped)
+    with pytest.raises(SystemExit) as exit_:
+        cli.app(["compare", "--n", "5", "--backends", "bitmask"])
+    assert exit_.value.code == 143
+    out, err = capsys.readouterr()
+    assert "summary" in out and err.startswith("nqueens: terminated") and len(err.splitlines()) == 1, (out, err)
 
 
 @pytest.mark.long

@@ -15,6 +15,7 @@ import typer
 
 from ..backends import available_backends, backend_class
 from ..backends.base import bad_time_limit
+from ..run.interrupts import stop_wins
 from . import completion
 from .app import EXIT_DISAGREE, Terminated, UserError, app
 from .options import (
@@ -137,7 +138,7 @@ def compare(
 
     campaign = Campaign(target, resume, time_limit, html, about)
     try:
-        with live.running():
+        with stop_wins(), live.running():
             limits = {"time_limit": time_limit, "memory_limit_mb": memory_limit, "jobs": jobs, "options": solver}
             rows = campaign.run(instances, names, task, shown, **limits)
     except (KeyboardInterrupt, Terminated):  # what finished is on file and the page; show it, then end as interrupted

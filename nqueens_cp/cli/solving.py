@@ -21,7 +21,7 @@ from ..backends.claims import checked_claim, checked_stream
 from ..io.render import FORMATS, MAX_DRAWN_N, write_solutions
 from ..model.drawing import draw
 from ..model.problem import Problem
-from ..run.interrupts import noted, tell
+from ..run.interrupts import stop_wins, tell
 from .app import PartialResult, Terminated, UserError, app
 from .options import (
     PROBLEM,
@@ -450,7 +450,7 @@ def _count_one(
         silent = quiet or check or time_limit is not None
         try:
             if partitioned:  # its work items on the pool or on Dask, into the checkpoint
-                with progress("sub-problems") as bar, long_count_notice(plan, bar, silent, checkpoint):
+                with stop_wins(), progress("sub-problems") as bar, long_count_notice(plan, bar, silent, checkpoint):
                     bar.counts = False  # (the items add up vectors written as integers)
                     nodes, plan = api.profile_partitioned(
                         p,
@@ -469,15 +469,13 @@ def _count_one(
                 if not check:
                     tell_resumed(bar, checkpoint)
             else:
-                with long_count_notice(plan, None, silent):
+                with stop_wins(), long_count_notice(plan, None, silent):
                     nodes = b.profile(p)
         except Unknown as exc:
             raise PartialResult(f"{b.name}: {exc.reason.value} reached; a profile is whole or unknown{saved}") from None
         except RecountDisagrees as exc:  # a wrong record: a wrong answer, not the user's to fix
             raise WrongAnswer("the checkpoint", str(exc)) from None
-        except (KeyboardInterrupt, Terminated, Exception) as exc:  # the stop's line says what the time limit's says
-            if not _stop(exc):
-                raise
+        except (KeyboardInterrupt, Terminated):  # the stop's line says what the time limit's says
             kept = f"; {bar.done:,} of {bar.total:,} sub-problems counted{saved}" if checkpoint is not None else ""
             tell("a profile is whole or unknown" + kept)
             raise
@@ -511,7 +509,7 @@ def _count_one(
             silent = quiet or check or time_limit is not None
             planned = b.plan(p, "count")  # (the plan the count makes; the stop's records name it)
             try:
-                with long_count_notice(planned, bar, silent, checkpoint):
+                with stop_wins(), long_count_notice(planned, bar, silent, checkpoint):
                     total, plan = api.count_partitioned(
                         p,
                         b,
@@ -535,9 +533,7 @@ def _count_one(
                 raise PartialResult(f"{b.name}: time limit reached; {partial}{saved}") from None
             except RecountDisagrees as exc:  # a wrong record: a wrong answer, not the user's to fix
                 raise WrongAnswer("the checkpoint", str(exc)) from None
-            except (KeyboardInterrupt, Terminated, Exception) as exc:
-                if not _stop(exc):
-                    raise  # (said with the stop: what was counted, where it is kept)
+            except (KeyboardInterrupt, Terminated):  # (said with the stop: what was counted, where it is kept)
                 where = f"{bar.done:,} of {bar.total:,} sub-problems counted{saved}" if checkpoint is not None else ""
                 _stopped(p, b, planned, bar, start, fmt, where)
                 raise
@@ -575,11 +571,9 @@ def _count_one(
         with progress("sub-problems") as bar:
             b, plan = _prepared(p, backend, "count", verbose, time_limit, workers, solver, bar)
             try:
-                with long_count_notice(plan, bar, quiet or time_limit is not None):
+                with stop_wins(), long_count_notice(plan, bar, quiet or time_limit is not None):
                     outcome = checked_claim(p, b, b.count(p))
-            except (KeyboardInterrupt, Terminated, Exception) as exc:
-                if not _stop(exc):
-                    raise
+            except (KeyboardInterrupt, Terminated):
                 resumable = "--checkpoint FILE would let it resume" if b.capabilities.partition else ""
                 _stopped(p, b, plan, bar, start, fmt, resumable)
                 raise
@@ -610,14 +604,6 @@ def coloured(p: Problem, rows: list[str]) -> None:
         for c, mark in enumerate(row.split(" ")):
             line.append(f" {mark} ", style=f"black on {hue[p.regions[r][c]]}")
         console.print(line)
-
-
-def _stop(exc: BaseException) -> bool:
-    """Whether `exc` ends a count as Ctrl-C or SIGTERM does: their own exceptions, or any error
-    that escaped after one asked the process to stop (a stop raised inside a pool's clean-up or
-    a library's callback comes back as another error, `interrupts`), whose stop line must still
-    say what was counted and where it is kept."""
-    return not isinstance(exc, Exception) or noted() is not None
 
 
 def _stopped(p: Problem, b: Any, plan: Any, bar: Any, start: float, fmt: str, where: str) -> None:

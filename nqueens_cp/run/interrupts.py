@@ -7,13 +7,16 @@ signal never came: a Ctrl-C at the wrong tenth of a second was lost and the coun
 So the `nqueens` script's handlers note the signal before raising, and the places where going on
 would matter deliver it again: the deadline checks between a search's slices, and a command about
 to report success. An error that escapes after a stop request (numba turns a KeyboardInterrupt in
-its import into ImportError) ends the run as the signal would. Without those handlers (library
-use) nothing is noted and nothing changes.
+its import into ImportError) ends the run as the signal would, and leaves a block that says what a
+stopped run kept as the signal (`stop_wins`). Without those handlers (library use) nothing is
+noted and nothing changes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import signal
+from collections.abc import Iterator
 
 _noted: int | None = None
 
@@ -47,3 +50,16 @@ def deliver() -> None:
     """Raise a noted signal again here, where its handler's exception is not lost."""
     if _noted is not None:
         signal.raise_signal(_noted)
+
+
+@contextlib.contextmanager
+def stop_wins() -> Iterator[None]:
+    """An error that escapes the block after a stop request leaves it as that request: the
+    handler's own exception (KeyboardInterrupt, or the app's SIGTERM one), chained on the error.
+    A stop raised in a pool's clean-up or a library's callback comes back as another error, and
+    the code around the block that says what a stopped run kept must still hear a stop."""
+    try:
+        yield
+    except Exception:
+        deliver()
+        raise
