@@ -132,6 +132,7 @@ def _queens_placements(n: int, placed: tuple[int, ...], rows: int) -> int:
     )
 
 
+@cache  # (each journal is read by its own test and by the progress test: once)
 def _journal(path: Path) -> tuple[dict, dict[int, int]]:
     """A kept journal's fingerprint (its first line) and its records, read as a checkpoint (every
     record's check verified, a torn line refused)."""
