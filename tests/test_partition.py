@@ -17,7 +17,7 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp import NQueensError, Problem
-from nqueens_cp.run.partition import CheckpointError, count_partitioned, dask_runner, pool_runner
+from nqueens_cp.run.partition import CheckpointError, PartialCount, count_partitioned, dask_runner, pool_runner
 from tests.conftest import A000170, backtrack_count, children, cpu_seconds, gone, run, script
 from tests.test_pieces import A137774
 from tests.test_reliability import STOP
@@ -78,6 +78,22 @@ def test_resume_runs_only_what_is_missing(tmp_path):
 
     assert count_partitioned(work, watching, ck) == math.factorial(10)
     assert sorted(seen) == sorted(set(range(work.size)) - recorded)
+
+
+def test_a_count_whose_last_item_came_in_as_its_time_ran_out_is_whole(tmp_path):
+    """The pool yields the items that finished, then looks at the clock before it sees its
+    workers end: a count whose every item was in, its time limit passed at that look, was
+    reported as stopped (exit 3, "partial") with the whole count as its lower bound."""
+
+    def late(w, indices, poll=None):
+        yield from pool_runner(1)(w, indices)
+        assert poll is not None
+        poll()  # (the look at the clock after the last item: past the limit)
+
+    ck = tmp_path / "c.json"
+    assert count_partitioned(part(Problem(10)), late, ck, time_limit=0.0) == A000170[9]
+    with pytest.raises(PartialCount):  # (one item short, the same look stops it)
+        count_partitioned(part(Problem(10)), lambda w, ix, poll: late(w, ix[:-1], poll), time_limit=0.0)
 
 
 @pytest.mark.slow

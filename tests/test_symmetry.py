@@ -113,6 +113,29 @@ def test_shared_work_covers_every_item_once(items, workers):
     assert totals == (items * (items - 1) // 2, items, sum(i * i for i in range(items)))
 
 
+def test_shared_work_whose_last_item_came_in_as_its_time_ran_out_is_whole(monkeypatch):
+    """The pool yields the items that finished, then looks at the clock (`poll`) before it sees
+    its workers end: a count whose every item was in when its time limit passed was reported as
+    stopped, its whole count given as a lower bound."""
+    from nqueens_cp.run import parallel
+
+    real = parallel.run_items
+
+    def late(func, indices, workers, context, width=1, poll=None, costs=None):
+        yield from real(func, indices, workers, context, width, None, costs)
+        poll()  # (the look at the clock after the last item: past the limit)
+
+    def past(found):
+        raise TimeoutError(found)
+
+    monkeypatch.setattr(parallel, "run_items", late)
+    assert parallel.share_work(_numbered, 57, 2, None, width=3, poll=past) == (
+        57 * 56 // 2,
+        57,
+        sum(i * i for i in range(57)),
+    )
+
+
 def test_progress_on_a_pool_ends_at_the_total():
     seen = []
     assert nq.count(14, workers=2, progress=lambda done, total: seen.append((done, total))) == A000170[13]

@@ -266,7 +266,12 @@ def share_work(
     total = [0] * width
     costs: list[float] = []
     spent = 0.0
-    polled = None if poll is None else lambda: poll(total[0])
+    done = 0
+
+    def polled() -> None:
+        if poll is not None and done < n_items:  # (every item in: the sum is whole, whatever the clock says)
+            poll(total[0])
+
     items = run_items(func, range(n_items), workers, context, width, polled, costs)
     for done, (_, part) in enumerate(items, 1):
         for j, v in enumerate(part if width > 1 else (part,)):
