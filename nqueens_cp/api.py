@@ -7,6 +7,7 @@ it after yielding the solutions found before the stop.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
@@ -185,6 +186,15 @@ def _checked(part: Partition, checkpoint: Path, recount: int, workers: int | Non
     return total, how
 
 
+def _pool(part: Partition, workers: int | None) -> int:
+    """The pool's workers for `part`: those asked (default: every core), no more than fit the
+    memory budget."""
+    from .run.parallel import default_workers
+
+    pool = workers or default_workers()
+    return pool if part.workers is None else min(pool, part.workers)
+
+
 def _run_partition(
     part: Partition,
     b: Backend,
@@ -197,15 +207,12 @@ def _run_partition(
 ) -> tuple[int, int]:
     """(the total of `part`'s items, the pool's workers): run on the pool or on Dask, each
     finished item recorded in `checkpoint` (opened, or refused, before any work)."""
-    from .run.parallel import default_workers
     from .run.partition import DASK_WAIT_SECONDS, PartialCount, dask_runner, open_checkpoint, pool_runner
     from .run.partition import count_partitioned as run_partition
 
     ckpt = open_checkpoint(part, checkpoint) if checkpoint is not None else None
     wait = DASK_WAIT_SECONDS if dask_wait is None else dask_wait
-    pool = workers or default_workers()
-    if part.workers is not None:  # the workers that fit the memory budget; no more run at once
-        pool = min(pool, part.workers)
+    pool = _pool(part, workers)
     runner = dask_runner(dask, workers, wait) if dask else pool_runner(pool)
     try:
         return run_partition(part, runner, ckpt, progress, time_limit), pool
@@ -231,21 +238,34 @@ def count_optimal(
     counted as the backend's numbered work items (`Backend.optimum_partition`), on the pool or
     on Dask, each finished item recorded in `checkpoint` and skipped when the count is resumed,
     as `count_partitioned` counts. The optimum is proved first, in this process; where it is
-    not (a limit), the outcome says what was found, and nothing is counted."""
+    not (a limit), the outcome says what was found, and nothing is counted.
+    `time_limit` bounds the whole call: the proof (a backend given by name is made with it; an
+    instance proves under its own settings, as the command line makes it with the same limit),
+    then the count in what is left. A count stopped by it is UNKNOWN, its value the proved
+    optimum and its count the placements of the finished items (a lower bound); the checkpoint
+    keeps them, and the same call resumes."""
     from dataclasses import replace as replaced
 
+    from .backends.base import Reason
     from .run.partition import check_dask_address
 
-    p, b, plan = prepare(problem, backend, task, {"time_limit": time_limit} if time_limit else {})
+    began = time.monotonic()
+    named = time_limit and not isinstance(backend, Backend)  # (an instance holds its own options)
+    p, b, plan = prepare(problem, backend, task, {"time_limit": time_limit} if named else {})
     if dask is not None:
         check_dask_address(dask)
     outcome = b.optimum(p, task, independent=independent)
     if outcome.status is not Status.SOLVED or outcome.value is None:
         return outcome, plan
     part = b.optimum_partition(p, task, independent, outcome.value)
-    total, used = _run_partition(part, b, workers, dask, dask_wait, checkpoint, progress, time_limit)
     where = f"on Dask ({dask})" if dask else "on the process pool"
     why = f"{plan.reason}; the optimal placements counted as {part.size} numbered sub-problems {where}"
+    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - began))
+    try:
+        total, used = _run_partition(part, b, workers, dask, dask_wait, checkpoint, progress, left)
+    except TimeLimitReached as stop:
+        stopped = replaced(outcome, status=Status.UNKNOWN, reason=Reason.TIME_LIMIT, count=stop.partial)
+        return stopped, Plan(plan.task, plan.algorithm, why, _pool(part, workers))
     return replaced(outcome, count=total), Plan(plan.task, plan.algorithm, why, used)
 
 

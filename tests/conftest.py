@@ -143,6 +143,24 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.fixture
+def terminating():
+    """The `nqueens` script's SIGTERM handler (`entry`) for the app run in this process: it notes
+    the signal (`interrupts`) and raises the app's Terminated. Its state is undone after."""
+    from nqueens_cp.cli import Terminated
+    from nqueens_cp.run import interrupts
+
+    def terminated(signum, _frame):
+        interrupts.note(signum)
+        raise Terminated
+
+    noted, detail = interrupts._noted, interrupts._detail
+    before = signal.signal(signal.SIGTERM, terminated)
+    yield
+    signal.signal(signal.SIGTERM, before)
+    interrupts._noted, interrupts._detail = noted, detail
+
+
 @pytest.fixture(autouse=True)
 def _stopping_signals_not_left_blocked():
     """A test that leaves SIGINT or SIGTERM blocked in this process's main thread fails itself,

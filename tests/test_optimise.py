@@ -325,6 +325,68 @@ def test_the_optimal_count_resumes_from_its_checkpoint(tmp_path):
         )
 
 
+def test_a_checkpointed_optimal_count_takes_a_time_limit_for_the_whole_run(tmp_path, monkeypatch):
+    """`dominate --count --checkpoint F --time-limit T` was refused whatever T ("options go with a
+    backend name, not an instance": the limit went to a backend already made with it). The
+    limit now bounds the proof, then the count in what is left of it; a count it stops says the
+    optimum, its placements so far (a lower bound, "partial") and where they are kept."""
+    from types import SimpleNamespace
+
+    from nqueens_cp import api
+    from nqueens_cp.backends.base import TimeLimitReached
+
+    journal = tmp_path / "d9.jsonl"
+    whole = run("dominate", "9", "--count", "--checkpoint", journal, "--time-limit", "600")
+    assert whole.exit_code == 0 and whole.stdout.startswith("5 (optimal), 114 minimum sets"), whole.output
+    given = []
+
+    def counted(part, b, workers, dask, dask_wait, checkpoint, progress, time_limit):
+        given.append(time_limit)
+        progress.update(7, part.size, 0)
+        raise TimeLimitReached(b.name, time_limit, 42)
+
+    clock = iter([0.0, 590.0])  # the proof took 590 s of the 600
+    monkeypatch.setattr(api, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    monkeypatch.setattr(api, "_run_partition", counted)
+    stopped = run("dominate", "9", "--count", "--checkpoint", journal, "--time-limit", "600", "--json")
+    assert stopped.exit_code == 3 and given == [10.0], stopped.output
+    rec = json.loads(stopped.stdout)
+    assert (rec["status"], rec["value"], rec["optimal"], rec["partial"], rec["count"]) == ("unknown", 5, True, True, 42)
+    assert stopped.stderr == (
+        "nqueens: unknown: bitmask: time limit reached: 5 (optimal), at least 42 minimum sets (the count did "
+        f"not finish); 7 of {whole_items(journal)} sub-problems counted, saved in {journal}: the same command resumes\n"
+    )
+
+
+def whole_items(journal) -> int:
+    """The items a checkpoint's header says its count has."""
+    return json.loads(journal.read_text().split("\n", 1)[0])["fingerprint"]["items"]
+
+
+def test_a_checkpointed_optimal_count_stopped_by_sigterm_says_where_its_items_are_kept(
+    tmp_path, monkeypatch, terminating
+):
+    """SIGTERM in `dominate --count --checkpoint F` ended with the bare "nqueens: terminated";
+    it now says, as count's stop does, how far the count got and that the command resumes (here
+    the stop comes back as another error, as one raised in a pool's clean-up does)."""
+    import signal
+
+    from nqueens_cp import api
+    from nqueens_cp.run import interrupts
+
+    def stopped(part, b, workers, dask, dask_wait, checkpoint, progress, time_limit):
+        progress.update(3, part.size, 0)
+        interrupts.note(signal.SIGTERM)  # the handler ran; its exception became another one
+        raise RuntimeError("a pool's clean-up failed")
+
+    monkeypatch.setattr(api, "_run_partition", stopped)
+    journal = tmp_path / "d9.jsonl"
+    r = run("dominate", "9", "--count", "--checkpoint", journal)
+    assert r.exit_code == 143, r.output
+    assert r.stderr.startswith("nqueens: terminated: 3 of ") and len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.endswith(f"sub-problems counted, saved in {journal}: the same command resumes\n"), r.stderr
+
+
 def test_a_backend_that_does_not_count_classes_refuses_unique_naming_those_that_do():
     with pytest.raises(UnsupportedProblem, match=r"not counted by this backend \(those that count it: bitmask\)"):
         get_backend("cpsat").optimum(Problem(6), "dominate", unique=True)

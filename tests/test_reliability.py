@@ -367,21 +367,6 @@ def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, 
     assert out in ("", "0 (partial: at least)\n")
 
 
-@pytest.fixture
-def terminating():
-    """The `nqueens` script's SIGTERM handler (`entry`), for the app run in this process."""
-    from nqueens_cp.cli import Terminated
-    from nqueens_cp.run import interrupts
-
-    def terminated(signum, _frame):
-        interrupts.note(signum)
-        raise Terminated
-
-    before = signal.signal(signal.SIGTERM, terminated)
-    yield
-    signal.signal(signal.SIGTERM, before)
-
-
 @pytest.mark.parametrize(
     ("where", "args", "said"),
     [

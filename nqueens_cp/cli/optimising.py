@@ -11,11 +11,12 @@ from typing import Annotated, Any
 import typer
 
 from .. import api
-from ..backends import DEFAULT_BACKEND, Outcome, Status
+from ..backends import DEFAULT_BACKEND, Optimality, Outcome, Status
 from ..backends.base import Task
 from ..model.drawing import draw
 from ..model.problem import plural
-from .app import PartialResult, UserError, app
+from ..run.interrupts import stop_wins, tell
+from .app import PartialResult, Terminated, UserError, app
 from .options import (
     PROBLEM,
     SOLVER_OPTIONS,
@@ -114,6 +115,7 @@ def _optimum(
 ) -> None:
     p = spec.problem(n)
     start = time.perf_counter()
+    kept = ""
     b, plan = prepare(p, backend, task, verbose, time_limit=time_limit, workers=workers, **solver)
     checkpoint, dask = cut
     if checkpoint is not None or dask is not None:  # the count of the optimal placements, cut into items
@@ -122,23 +124,34 @@ def _optimum(
                 "--checkpoint and --dask cut the count of the optimal placements: give --count, not --unique"
             )
         with progress("sub-problems") as bar:
-            outcome, plan = api.count_optimal(
-                p,
-                task,
-                b,
-                independent=independent,
-                workers=workers,
-                dask=dask,
-                checkpoint=checkpoint,
-                progress=bar,
-                time_limit=time_limit,
-            )
-        tell_resumed(bar, checkpoint)
+            try:
+                with stop_wins():
+                    outcome, plan = api.count_optimal(
+                        p,
+                        task,
+                        b,
+                        independent=independent,
+                        workers=workers,
+                        dask=dask,
+                        checkpoint=checkpoint,
+                        progress=bar,
+                        time_limit=time_limit,
+                    )
+            except (KeyboardInterrupt, Terminated):  # stopped in the count: say what is kept, as count does
+                if bar.total:
+                    tell(_kept(bar, checkpoint))
+                raise
+        if outcome.status is Status.UNKNOWN and outcome.optimality is Optimality.OPTIMAL:
+            kept = f"; {_kept(bar, checkpoint)}"  # (the optimum proved, its placements partly counted)
+        else:
+            tell_resumed(bar, checkpoint)
     else:
         outcome = b.optimum(p, task, independent=independent, count=count, unique=unique)
     placed = replace(p, pieces=max(1, outcome.value or 0))
     if as_json:
         rec = record(p, b, plan, outcome, start) | ({"independent": independent} if task == Task.DOMINATE else {})
+        if outcome.status is Status.UNKNOWN and outcome.count is not None:  # stopped in the count
+            rec["partial"] = True
         rec["count"] = outcome.count
         if unique:
             rec["classes"] = outcome.classes
@@ -154,16 +167,25 @@ def _optimum(
         no_solution(p, not as_json)
     if outcome.status is Status.UNKNOWN:
         assert outcome.reason is not None
-        raise PartialResult(f"{b.name}: {outcome.reason.value} reached: {_said(task, outcome)}")
+        raise PartialResult(f"{b.name}: {outcome.reason.value} reached: {_said(task, outcome)}{kept}")
+
+
+def _kept(bar: Any, checkpoint: Path | None) -> str:
+    """How far a stopped count of the optimal placements got, and where it is kept."""
+    saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
+    return f"{bar.done:,} of {bar.total:,} sub-problems counted{saved}"
 
 
 def _said(task: Task, outcome: Outcome) -> str:
     """`8 (optimal), 92 maximum placements`, or `best found 9, bound 10`."""
+    what = "maximum placement" if task == Task.MAX else "minimum set"
+    if outcome.optimality is Optimality.OPTIMAL and outcome.status is Status.UNKNOWN:  # stopped in the count
+        counted = f"its {what}s not counted" if outcome.count is None else f"at least {plural(outcome.count, what)}"
+        return f"{outcome.value} (optimal), {counted} (the count did not finish)"
     if outcome.status is Status.UNKNOWN:
         best = "nothing found" if outcome.value is None else f"best found {outcome.value}"
         side = "the most is at most" if task == Task.MAX else "the fewest is at least"
         return f"{best}, bound {outcome.bound} ({side} {outcome.bound})"
-    what = "maximum placement" if task == Task.MAX else "minimum set"
     counted = "" if outcome.count is None else f", {plural(outcome.count, what)}"
     if outcome.classes is not None:
         counted += f" in {outcome.classes:,} symmetry class" + ("" if outcome.classes == 1 else "es")
