@@ -370,7 +370,7 @@ def test_a_command_after_a_lost_ctrl_c_ends_as_interrupted(monkeypatch, capsys, 
 @pytest.mark.parametrize(
     ("where", "args", "said"),
     [
-        ("api.profile_partitioned", ["--profile", "--checkpoint"], "a profile is whole or unknown; 0 of"),
+        ("api.profile_partitioned", ["--profile", "--checkpoint"], "a profile is whole or unknown, saved in"),
         ("api.count_partitioned", ["--checkpoint"], "0 solution(s) counted so far (a lower bound); 0 of"),
         ("checked_claim", [], "solution(s) counted so far (a lower bound); --checkpoint FILE would let it resume"),
     ],

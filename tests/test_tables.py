@@ -8,6 +8,7 @@ held to A348129, to the brute force of tests/test_walls.py and to a count a term
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import time
@@ -141,10 +142,16 @@ def test_a_table_keeps_a_checkpoint_a_term_and_resumes_term_by_term(tmp_path):
     assert pawns.stdout.strip().endswith(f", {oeis('A103330')[6 - 1]}") and (tmp_path / "c-pieces6.jsonl").exists()
 
 
-def test_a_profile_stops_at_its_limit_and_says_it_is_unknown():
+def test_a_profile_stops_at_its_limit_and_says_it_is_unknown(tmp_path):
     result = run("count", "20", "--profile", "--time-limit", "0.3")
     assert result.exit_code == 3 and result.stdout == ""
     assert "a profile is whole or unknown" in result.stderr and "would take" not in result.stderr  # (no notice)
+    journal = tmp_path / "p.jsonl"  # (cut into items: how far it got, as a stop's line says too)
+    cut = run("count", "19", "--profile", "--checkpoint", journal, "--time-limit", "0.3")
+    assert cut.exit_code == 3 and cut.stdout == ""
+    items = json.loads(journal.read_text().split("\n", 1)[0])["fingerprint"]["items"]
+    kept = rf"; \d+ of {items} sub-problems counted, saved in {re.escape(str(journal))}: the same command resumes\n$"
+    assert re.search("a profile is whole or unknown" + kept, cut.stderr), cut.stderr
 
 
 @pytest.mark.timeout(120)

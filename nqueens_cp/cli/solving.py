@@ -448,6 +448,11 @@ def _count_one(
         b, plan = prepare(p, backend, "profile", verbose, time_limit=time_limit, workers=workers, **solver)
         saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
         silent = quiet or check or time_limit is not None
+
+        def unknown() -> str:  # (what a time limit's and a stop's line say alike)
+            done = f"; {bar.done:,} of {bar.total:,} sub-problems counted" if partitioned and bar.total else ""
+            return f"a profile is whole or unknown{done}{saved}"
+
         try:
             if partitioned:  # its work items on the pool or on Dask, into the checkpoint
                 with stop_wins(), progress("sub-problems") as bar, long_count_notice(plan, bar, silent, checkpoint):
@@ -472,12 +477,11 @@ def _count_one(
                 with stop_wins(), long_count_notice(plan, None, silent):
                     nodes = b.profile(p)
         except Unknown as exc:
-            raise PartialResult(f"{b.name}: {exc.reason.value} reached; a profile is whole or unknown{saved}") from None
+            raise PartialResult(f"{b.name}: {exc.reason.value} reached; {unknown()}") from None
         except RecountDisagrees as exc:  # a wrong record: a wrong answer, not the user's to fix
             raise WrongAnswer("the checkpoint", str(exc)) from None
-        except (KeyboardInterrupt, Terminated):  # the stop's line says what the time limit's says
-            kept = f"; {bar.done:,} of {bar.total:,} sub-problems counted{saved}" if checkpoint is not None else ""
-            tell("a profile is whole or unknown" + kept)
+        except (KeyboardInterrupt, Terminated):
+            tell(unknown())
             raise
         done = Outcome(status=Status.SOLVED if nodes[-1] else Status.NO_SOLUTION, count=nodes[-1])
         return record(p, b, plan, done, start) | {"count": nodes[-1], "nodes": sum(nodes), "profile": nodes}
