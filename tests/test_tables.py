@@ -124,6 +124,9 @@ def test_tables_of_one_board_refuse_in_one_line():
         assert said in result.stderr and result.stderr.count("\n") == 1, result.stderr
     result = run("solve", "6", "--pieces", "1..3")
     assert result.exit_code == 2 and "a range A..B is count's" in result.stderr
+    for command in ("count", "first", "max"):  # (pieces 0 is the problem's one-a-row rule: count 8 gave 92)
+        result = run(command, "8", "--pieces", "0")
+        assert result.exit_code == 2 and "--pieces 0 places no piece" in result.stderr, (command, result.output)
 
 
 def test_a_table_keeps_a_checkpoint_a_term_and_resumes_term_by_term(tmp_path):

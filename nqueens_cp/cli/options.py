@@ -120,6 +120,8 @@ class ProblemSpec:
             for param, f in SQUARE_FLAGS.items()
         }
         rows, pieces = _number(self.rows, "--rows"), _number(self.pieces, "--pieces")
+        if pieces == 0:  # (the problem's pieces = 0 is the one-a-row rule: it would be taken silently)
+            raise UserError("--pieces 0 places no piece (the empty board: one way); leave it out for one piece a row")
         if self.model is not None:
             from ..io.formats import read_model
 
