@@ -197,8 +197,8 @@ def test_a_pawn_lets_two_queens_share_a_row() -> None:
 @pytest.mark.parametrize(
     "kwargs, said",
     [
-        ({"walls": [(0, 0)], "fixed": [(0, 0)]}, "also a pre-placed piece"),
-        ({"walls": [(9, 0)]}, "off the"),
+        ({"walls": [(0, 0)], "fixed": [(0, 0)]}, r"^wall square \(0, 0\) is also a pre-placed piece"),
+        ({"walls": [(9, 0)]}, r"^wall square \(9, 0\) is off the"),
         ({"pieces": 65}, "more than the 64 free squares"),
         ({"pieces": -1}, "at least 0"),
         ({"pawns": 1}, "give pieces too"),

@@ -200,14 +200,14 @@ class Problem:
         object.__setattr__(self, "blocked", blocked)
         object.__setattr__(self, "fixed", fixed)
         object.__setattr__(self, "walls", walls)
-        for kind, squares in (("blocked", blocked), ("fixed", fixed), ("walls", walls)):
+        for kind, squares in (("blocked", blocked), ("fixed", fixed), ("wall", walls)):
             for r, c in squares:
                 if not (0 <= r < m and 0 <= c < n):
                     raise SquareOffBoard(f"{kind} square ({r}, {c}) is off the {m}x{n} board")
         for kind, squares in (("a pre-placed piece", fixed), ("a blocked square", blocked)):
             both = sorted(set(walls) & set(squares))
             if both:
-                raise InvalidProblem(f"walls square {both[0]} is also {kind}: a square holds one of them")
+                raise InvalidProblem(f"wall square {both[0]} is also {kind}: a square holds one of them")
         if not isinstance(self.torus, bool):
             raise InvalidProblem(f"torus must be True or False, got {self.torus!r}")
         object.__setattr__(self, "regions", _regions(self.regions, m, n))
