@@ -272,7 +272,7 @@ def share_work(
         if poll is not None and done < n_items:  # (every item in: the sum is whole, whatever the clock says)
             poll(total[0])
 
-    items = run_items(func, range(n_items), workers, context, width, polled, costs)
+    items = run_items(func, range(n_items), workers, context, width, None if poll is None else polled, costs)
     for done, (_, part) in enumerate(items, 1):
         for j, v in enumerate(part if width > 1 else (part,)):
             total[j] += v
