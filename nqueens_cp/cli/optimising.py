@@ -30,7 +30,7 @@ from .options import (
     backend_options,
     problem_options,
 )
-from .output import echo, no_solution, prepare, progress, record, tell_resumed
+from .output import counted_so_far, echo, no_solution, prepare, progress, record, tell_resumed
 
 CountOpt = Annotated[bool, typer.Option("--count", help="Count the optimal placements too (a second search).")]
 CheckpointOpt = Annotated[
@@ -139,10 +139,10 @@ def _optimum(
                     )
             except (KeyboardInterrupt, Terminated):  # stopped in the count: say what is kept, as count does
                 if bar.total:
-                    tell(_kept(bar, checkpoint))
+                    tell(counted_so_far(bar, checkpoint))
                 raise
         if outcome.status is Status.UNKNOWN and outcome.optimality is Optimality.OPTIMAL:
-            kept = f"; {_kept(bar, checkpoint)}"  # (the optimum proved, its placements partly counted)
+            kept = f"; {counted_so_far(bar, checkpoint)}"  # (the optimum proved, its placements partly counted)
         else:
             tell_resumed(bar, checkpoint)
     else:
@@ -168,12 +168,6 @@ def _optimum(
     if outcome.status is Status.UNKNOWN:
         assert outcome.reason is not None
         raise PartialResult(f"{b.name}: {outcome.reason.value} reached: {_said(task, outcome)}{kept}")
-
-
-def _kept(bar: Any, checkpoint: Path | None) -> str:
-    """How far a stopped count of the optimal placements got, and where it is kept."""
-    saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
-    return f"{bar.done:,} of {bar.total:,} sub-problems counted{saved}"
 
 
 def _said(task: Task, outcome: Outcome) -> str:

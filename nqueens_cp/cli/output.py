@@ -264,6 +264,12 @@ def output_format(fmt: str | None, as_json: bool, known: tuple[str, ...], defaul
     return fmt
 
 
+def counted_so_far(bar: Any, checkpoint: Path | None) -> str:
+    """How far a stopped count of sub-problems got (a progress Tally's), and where it is kept."""
+    saved = f", saved in {checkpoint}: the same command resumes" if checkpoint is not None else ""
+    return f"{bar.done:,} of {bar.total:,} sub-problems counted{saved}"
+
+
 def tell_resumed(bar: Any, checkpoint: Path | None) -> None:
     """One line on stderr where a run resumed a checkpoint: how many of its sub-problems were
     done before (a progress Tally's first update)."""

@@ -39,6 +39,7 @@ from .options import (
 )
 from .output import backend as output_backend
 from .output import (
+    counted_so_far,
     described,
     echo,
     long_count_notice,
@@ -538,7 +539,7 @@ def _count_one(
             except RecountDisagrees as exc:  # a wrong record: a wrong answer, not the user's to fix
                 raise WrongAnswer("the checkpoint", str(exc)) from None
             except (KeyboardInterrupt, Terminated):  # (said with the stop: what was counted, where it is kept)
-                where = f"{bar.done:,} of {bar.total:,} sub-problems counted{saved}" if checkpoint is not None else ""
+                where = counted_so_far(bar, checkpoint) if checkpoint is not None else ""
                 _stopped(p, b, planned, bar, start, fmt, where)
                 raise
         if recount:
