@@ -108,8 +108,10 @@ def test_kill_and_resume_gives_the_exact_total(tmp_path):
             done = len(journal(ck)[1])
         except (OSError, ValueError):
             continue
+    workers = children(proc.pid)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    assert gone(workers), "the killed run's workers outlived it"  # (until then they hold its checkpoint)
     head, left = journal(ck)
     assert 40 <= len(left) < head["fingerprint"]["items"], "the run should be killed midway"
     assert count_partitioned(part(Problem(15)), pool_runner(2), ck) == A000170[14]
