@@ -3,6 +3,7 @@
 import contextlib
 import json
 import math
+import multiprocessing
 import os
 import re
 import signal
@@ -17,7 +18,14 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp import NQueensError, Problem
-from nqueens_cp.run.partition import CheckpointError, PartialCount, count_partitioned, dask_runner, pool_runner
+from nqueens_cp.run.partition import (
+    Checkpoint,
+    CheckpointError,
+    PartialCount,
+    count_partitioned,
+    dask_runner,
+    pool_runner,
+)
 from tests.conftest import A000170, backtrack_count, children, cpu_seconds, gone, run, script
 from tests.test_pieces import A137774
 from tests.test_reliability import STOP
@@ -111,10 +119,40 @@ def test_kill_and_resume_gives_the_exact_total(tmp_path):
     workers = children(proc.pid)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    assert gone(workers), "the killed run's workers outlived it"  # (until then they hold its checkpoint)
     head, left = journal(ck)
     assert 40 <= len(left) < head["fingerprint"]["items"], "the run should be killed midway"
+    # resumed at once, while the killed run's workers may still be ending: they never held its lock
     assert count_partitioned(part(Problem(15)), pool_runner(2), ck) == A000170[14]
+    assert gone(workers), "the killed run's workers outlived it"
+
+
+def test_a_forked_worker_does_not_hold_its_runs_checkpoint(tmp_path):
+    """The lock is the run's alone: once the run is gone (its journal closed, as a SIGKILL closes
+    it) a resume may start while a worker it forked still lives, and nothing the worker flushes
+    reaches the journal."""
+    ck, fingerprint = tmp_path / "c.jsonl", {"items": 3}
+    first = Checkpoint(ck, fingerprint)
+    first.record(0, 7)  # buffered: a child that flushed its copy would write it twice
+    fork = multiprocessing.get_context("fork")
+    ready = fork.Event()
+    child = fork.Process(target=_flush_then_wait, args=(first, ready), daemon=True)
+    child.start()
+    try:
+        assert ready.wait(30), "the forked child never started"
+        first._file.close()  # the run's own descriptor, closed as its death closes it
+        again = Checkpoint(ck, fingerprint)  # refused "in use by another run" while the worker held it
+        assert child.is_alive() and again.done == {0: 7}
+        again.close()
+        assert ck.read_text().count('"i": 0') == 1
+    finally:
+        child.kill()
+        child.join(5)
+
+
+def _flush_then_wait(held, ready):
+    held._file.flush()
+    ready.set()
+    time.sleep(60)
 
 
 def test_a_checkpoint_for_another_problem_is_refused(tmp_path):

@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import time
+import weakref
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,25 @@ from .progress import report
 
 #: The largest checkpoint journal read (a record is under 200 bytes: millions of items).
 MAX_JOURNAL_BYTES = 1 << 30
+
+#: The journals this process holds open and locked. An flock belongs to the open file, which a
+#: forked child (a pool worker) shares: a run killed with SIGKILL would keep its checkpoint
+#: locked until its last worker died, and a resume at once would be refused as "in use".
+_HELD: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _let_go_in_child() -> None:
+    """In a freshly forked child: each held journal's descriptor pointed at /dev/null, so only
+    the parent holds the lock, and nothing the child might flush reaches the journal."""
+    held = [f for f in _HELD if not f.closed]
+    if held:
+        null = os.open(os.devnull, os.O_WRONLY)
+        for f in held:
+            os.dup2(null, f.fileno())
+        os.close(null)
+
+
+os.register_at_fork(after_in_child=_let_go_in_child)
 
 
 @dataclass(frozen=True)
@@ -224,6 +244,7 @@ class Checkpoint:
         except OSError:
             f.close()
             raise CheckpointError(f"{path} is in use by another run (one run per checkpoint)") from None
+        _HELD.add(f)
         return f
 
     def _load(self) -> bool:
