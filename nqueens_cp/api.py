@@ -257,6 +257,8 @@ def count_optimal(
     outcome = b.optimum(p, task, independent=independent)
     if outcome.status is not Status.SOLVED or outcome.value is None:
         return outcome, plan
+    if not outcome.value:  # no square free: the one empty placement, and no item to cut
+        return replaced(outcome, count=1), plan
     part = b.optimum_partition(p, task, independent, outcome.value)
     where = f"on Dask ({dask})" if dask else "on the process pool"
     why = f"{plan.reason}; the optimal placements counted as {part.size} numbered sub-problems {where}"

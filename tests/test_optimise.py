@@ -405,6 +405,27 @@ def test_what_chooses_its_own_number_of_pieces_takes_none():
         get_backend("constraint").optimum(Problem(8), "dominate")
 
 
+def test_a_board_with_no_free_square_has_the_empty_placement_as_its_one_optimum(tmp_path):
+    """Every square blocked or a wall: the most pieces and the fewest that cover are both 0, met
+    by the one empty placement (it covers nothing, and nothing needs cover), on every path of
+    the command line: text, JSON, the count, by class, and cut into items with a checkpoint."""
+    board = ["2", "--rows", "1", "--block", "0,0", "--wall", "0,1"]
+    for task in ("max", "dominate"):
+        r = run(task, *board, "--count", "--unique")
+        assert r.exit_code == 0 and r.stdout.splitlines() == [
+            f"0 (optimal), 1 {MINIMAL[task]} in 1 symmetry class",
+            "X W",
+        ]
+        r = run(task, *board, "--count", "--json")
+        rec = json.loads(r.stdout)
+        assert (rec["value"], rec["optimal"], rec["count"], rec["solution"]) == (0, True, 1, {"pieces": []})
+        r = run(task, *board, "--count", "--checkpoint", tmp_path / f"{task}.jsonl")
+        assert r.exit_code == 0 and r.stdout.startswith(f"0 (optimal), 1 {MINIMAL[task]}\n"), r.stderr
+
+
+MINIMAL = {"max": "maximum placement", "dominate": "minimum set"}
+
+
 # -- a second backend ---------------------------------------------------------------------------
 
 OPTIMISERS = ("cpsat", "sat", "cpmpy", "clingo", "minizinc")

@@ -147,7 +147,8 @@ def _optimum(
             tell_resumed(bar, checkpoint)
     else:
         outcome = b.optimum(p, task, independent=independent, count=count, unique=unique)
-    placed = replace(p, pieces=max(1, outcome.value or 0))
+    # the value's pieces placed anywhere; a value of 0 (no square free) places none, drawn on p itself
+    placed = replace(p, pieces=outcome.value) if outcome.value else p
     if as_json:
         rec = record(p, b, plan, outcome, start) | ({"independent": independent} if task == Task.DOMINATE else {})
         if outcome.status is Status.UNKNOWN and outcome.count is not None:  # stopped in the count
@@ -155,7 +156,10 @@ def _optimum(
         rec["count"] = outcome.count
         if unique:
             rec["classes"] = outcome.classes
-        rec["solution"] = None if outcome.solution is None else placed.shown(outcome.solution)
+        if outcome.solution is None:
+            rec["solution"] = None
+        else:  # (p, one piece a row, would write its empty placement as [])
+            rec["solution"] = placed.shown(outcome.solution) if outcome.value else {"pieces": []}
         echo(json.dumps(rec))
     elif outcome.status is Status.NO_SOLUTION:
         echo("no solution")
