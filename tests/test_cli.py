@@ -444,17 +444,17 @@ def test_by_symmetry_splits_the_classes_as_oeis_does():
 
 
 @pytest.mark.parametrize(
-    "args", [["8"], ["6", "--piece", "rook"], ["5", "--rows", "1"], ["5", "--rows", "3"], ["6", "--pieces", "4"]]
+    "args", [["8"], ["6", "--piece", "rook"], ["5", "--rows", "1"], ["5", "--rows", "3"], ["6", "--pieces", "4"], ["1"]]
 )
 def test_the_parts_the_split_shows_add_up_to_the_classes(args):
     """A part left out of the line is 0 (one row: a reflection fixes each single queen, which
-    the line once left out)."""
+    the line once left out); one class is said so (n = 1's, once "1 classes")."""
     r = run("count", *args, "--by-symmetry")
     line = r.stdout.strip()
     parts, classes = line.rsplit(" (", 1)
-    assert r.exit_code == 0 and sum(int(p.rsplit(" ", 1)[1]) for p in parts.split(", ")) == int(classes.split()[0]), (
-        line
-    )
+    number, word = classes.rstrip(")").split()
+    assert r.exit_code == 0 and sum(int(p.rsplit(" ", 1)[1]) for p in parts.split(", ")) == int(number), line
+    assert word == ("class" if number == "1" else "classes"), line
 
 
 def _images(s: tuple[int, ...]) -> dict[str, tuple[int, ...]]:

@@ -279,7 +279,8 @@ def count(
     if rec["count"] == 0 and p.contradiction:
         no_solution(p, said_on_stdout=True)
     if by_symmetry and fmt == "text":
-        echo(", ".join(f"{SPLIT[key]} {rec[key]}" for key in split_keys(p)) + f" ({rec['count']} classes)")
+        classes = f"{rec['count']} class" + ("" if rec["count"] == 1 else "es")
+        echo(", ".join(f"{SPLIT[key]} {rec[key]}" for key in split_keys(p)) + f" ({classes})")
         return
     echo(json.dumps(rec) if fmt == "json" else f"{p.n} {rec['count']}" if fmt == "bfile" else str(rec["count"]))
 
