@@ -133,6 +133,8 @@ def test_generated_puzzles_have_exactly_one_solution_by_a_second_backend_and_com
     again = tmp_path / "again"
     assert run("generate", "regions", "--n", 7, "--count", 6, "--seed", 3, "--out", again).exit_code == 0
     assert [f.read_text() for f in sorted(out.iterdir())] == [f.read_text() for f in sorted(again.iterdir())]
+    r = run("generate", "regions", "--n", 4, "--out", tmp_path / "one")
+    assert r.stdout.startswith(f"wrote 1 region puzzle of 4x4 to {tmp_path / 'one'} ("), r.output
     r = run("generate", "regions", "--n", 7, "--count", 2, "--seed", 3, "--out", tmp_path / "hard",
             "--difficulty", "hard", "--json")
     assert all(x["grade"] == "hard" for x in json.loads(r.stdout)["puzzles"])
@@ -144,6 +146,9 @@ def test_generated_puzzles_have_exactly_one_solution_by_a_second_backend_and_com
         (["--n", "7"], "give --out DIR"),
         (["--n", "7", "--out", "x", "--difficulty", "brutal"], "--difficulty must be one of"),
         (["--n", "7", "--out", "x", "--piece", "nope"], "nope"),
+        # no placement at all, said at once (it was "none ... in 500 maps", after trying them)
+        (["--n", "3", "--out", "x"], "no 3x3 region puzzle exists for the piece RF: no 3 of it fit"),
+        (["--n", "3", "--out", "x", "--piece", "queen"], "no 3x3 region puzzle exists for the piece queen"),
     ],
 )
 def test_generate_regions_refuses_bad_input_in_one_line(args, says, tmp_path):

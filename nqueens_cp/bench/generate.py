@@ -260,7 +260,11 @@ def region_set(
         raise InvalidProblem(f"the grade must be one of {', '.join(GRADES)}, got {grade!r}")
     if not 2 <= n <= len(LABELS):
         raise InvalidProblem(f"a region puzzle has n in 2..{len(LABELS)} (a label a region), got {n}")
-    Problem(n, piece)  # the piece, checked before any work
+    if _random_placement(Problem(n, piece), random.Random(seed)) is None:  # (a whole search: none, or one)
+        raise InvalidProblem(
+            f"no {n}x{n} region puzzle exists for the piece {piece}: no {n} of it fit one a row and a column, "
+            "none attacking another"
+        )
     out = []
     for i in range(count):
         rng = random.Random(instance_seed(seed, n, 0, i))

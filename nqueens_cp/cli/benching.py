@@ -15,6 +15,7 @@ import typer
 
 from ..backends import available_backends, backend_class
 from ..backends.base import bad_time_limit
+from ..model.problem import plural
 from ..run.interrupts import stop_wins
 from . import completion
 from .app import EXIT_DISAGREE, Terminated, UserError, app
@@ -342,4 +343,4 @@ def generate_regions(
         echo(json.dumps(regions_record(seed, listed)))
         return
     grades = ", ".join(f"{sum(x['grade'] == g for x in listed)} {g}" for g in GRADES)
-    echo(f"wrote {count} region puzzles of {n}x{n} to {out_dir} ({grades})")
+    echo(f"wrote {plural(count, 'region puzzle')} of {n}x{n} to {out_dir} ({grades})")
