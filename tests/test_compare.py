@@ -373,6 +373,8 @@ def test_generate_never_leaves_a_partial_set_nor_overwrites_silently(tmp_path):
     assert r.exit_code == 2 and not (tmp_path / "c").exists()
     r = run("generate", "blocked", "--n", "8", "--blocks", "5", "-o", tmp_path / "x.toml")
     assert r.exit_code == 2 and ".param" in r.stderr and not (tmp_path / "x.toml").exists()
+    r = run("generate", "blocked", "--n", "8", "--blocks", "5", "--count", 1, "--out", tmp_path / "one")
+    assert r.stdout == f"wrote 1 instance to {tmp_path / 'one'}\n", r.output  # (once "1 instances")
 
 
 def _edit_rows(path, change):

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
+from nqueens_cp.backends import BackendError
 from nqueens_cp.backends.bitmask import BitmaskBackend
 from nqueens_cp.check.verify import prefixes, verify, verify_partition
 from nqueens_cp.io.formats import read_model
@@ -38,6 +39,15 @@ class DropsOne(BitmaskBackend):
 
     def _count(self, problem: Problem, plan) -> nq.Outcome:
         return self.count_by_enumeration(problem)
+
+
+class Fails(BitmaskBackend):
+    """A test double: the bitmask backend whose solver fails as it starts."""
+
+    name = "fails"
+
+    def _batches(self, problem: Problem, plan, stats) -> Iterator[np.ndarray]:
+        raise BackendError("fails: the solver crashed")
 
 
 class AltersOne(BitmaskBackend):
@@ -92,6 +102,14 @@ def test_verify_names_an_invalid_solution():
     bad = verdict.runs[1]
     assert len(bad.invalid) == 1 and "share" in bad.invalid[0][1]
     assert bad.count is None  # its stream stopped at the wrong answer: no count is claimed
+
+
+def test_verify_says_one_solution_and_a_failed_run_in_words():
+    """Its lines read "1 solutions" where one board has one, and "error solutions" for a run
+    that failed."""
+    assert verify(Problem(1), ["bitmask", "cpsat"]).describe()[0].startswith("bitmask: 1 solution in ")
+    lines = verify(Problem(6), ["bitmask", Fails()]).describe()
+    assert lines[1].startswith("fails: an error in ") and "fails failed: " in "\n".join(lines), lines
 
 
 def test_partition_verify_agrees_and_catches_a_broken_backend():

@@ -29,7 +29,7 @@ from ..backends import (
     get_backend,
 )
 from ..backends.warm import algorithm, board_of_plan
-from ..model.problem import InvalidProblem, NQueensError, Problem, Solution, Square, as_problem
+from ..model.problem import InvalidProblem, NQueensError, Problem, Solution, Square, as_problem, plural
 
 #: How many example solutions or prefixes a report names per kind of difference.
 SHOWN = 5
@@ -96,10 +96,12 @@ class Verdict:
         lines = []
         for r in self.runs:
             if r.unknown:
-                lines.append(f"{r.backend}: at least {r.count} solutions in {r.seconds:.3f}s ({r.unknown} reached)")
+                lines.append(
+                    f"{r.backend}: at least {plural(r.count, 'solution')} in {r.seconds:.3f}s ({r.unknown} reached)"
+                )
                 continue
-            count = "error" if r.error else r.count
-            lines.append(f"{r.backend}: {count} solutions in {r.seconds:.3f}s")
+            found = "an error" if r.error else plural(r.count, "solution")
+            lines.append(f"{r.backend}: {found} in {r.seconds:.3f}s")
         for r in self.runs:
             if r.error:
                 lines.append(f"{r.backend} failed: {r.error}")

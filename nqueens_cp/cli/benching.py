@@ -289,7 +289,7 @@ def generate_blocked(
     if out_dir is None or target is not None:
         raise UserError("--count writes a set to a folder: give --out DIR (not --output)")
     written = blocked_set(out_dir, list(zip(sizes, counts, strict=True)), count, min_free, seed, force)
-    echo(f"wrote {written} instances to {out_dir}")
+    echo(f"wrote {plural(written, 'instance')} to {out_dir}")
 
 
 @generate_app.command("regions")
