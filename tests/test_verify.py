@@ -105,11 +105,13 @@ def test_verify_names_an_invalid_solution():
 
 
 def test_verify_says_one_solution_and_a_failed_run_in_words():
-    """Its lines read "1 solutions" where one board has one, and "error solutions" for a run
-    that failed."""
+    """Its lines read "1 solutions" where one board has one, "error solutions" for a run that
+    failed, and "None solutions" for one stopped at a wrong answer."""
     assert verify(Problem(1), ["bitmask", "cpsat"]).describe()[0].startswith("bitmask: 1 solution in ")
     lines = verify(Problem(6), ["bitmask", Fails()]).describe()
     assert lines[1].startswith("fails: an error in ") and "fails failed: " in "\n".join(lines), lines
+    lines = verify(Problem(6), ["cpsat", AltersOne()]).describe()
+    assert lines[1].startswith("alters-one: stopped at a wrong answer in ") and "returned invalid" in lines[2], lines
 
 
 def test_partition_verify_agrees_and_catches_a_broken_backend():

@@ -95,13 +95,14 @@ class Verdict:
         shown = self.problem.said
         lines = []
         for r in self.runs:
-            if r.unknown:
-                lines.append(
-                    f"{r.backend}: at least {plural(r.count, 'solution')} in {r.seconds:.3f}s ({r.unknown} reached)"
-                )
-                continue
-            found = "an error" if r.error else plural(r.count, "solution")
-            lines.append(f"{r.backend}: {found} in {r.seconds:.3f}s")
+            if r.error:
+                found = "an error"
+            elif r.count is None:  # its stream stopped at a wrong answer (named below): no count
+                found = "stopped at a wrong answer"
+            else:
+                found = ("at least " if r.unknown else "") + plural(r.count, "solution")
+            reached = f" ({r.unknown} reached)" if r.unknown else ""
+            lines.append(f"{r.backend}: {found} in {r.seconds:.3f}s{reached}")
         for r in self.runs:
             if r.error:
                 lines.append(f"{r.backend} failed: {r.error}")
