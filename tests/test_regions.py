@@ -15,9 +15,11 @@ import pytest
 import nqueens_cp as nq
 from nqueens_cp import InvalidProblem, Problem, Rule
 from nqueens_cp.backends import backend_class
+from nqueens_cp.check.answers import read_answers
 from nqueens_cp.io.formats import read_model
 from tests.conftest import run
 from tests.test_pieces import brute_force as stepped
+from tests.test_walls import _answers
 
 #: The backends that model region maps, as they declare.
 MODELLED = [name for name in nq.BACKENDS if Rule.REGIONS in backend_class(name).capabilities.rules]
@@ -162,8 +164,13 @@ def test_every_export_states_the_regions_or_refuses_them(tmp_path):
     model = Path(__file__).parent.parent / "models" / "regions-queens-8.toml"
     r = run("export", "--model", model, "--to", "mzn", "-o", tmp_path / "p.mzn")
     assert r.exit_code == 0 and "region" in (tmp_path / "p.dzn").read_text()
-    r = run("export", "--model", model, "--to", "dimacs")
-    assert r.exit_code == 2 and "no regions" in r.stderr
+    r = run("export", "--model", model, "--to", "dimacs")  # (refused, "no regions", before the squares CNF)
+    assert r.exit_code == 0 and "a region map; the squares formulation" in r.stdout
+    (model_of_it,) = _answers(r.stdout)  # every model, by python-sat: the puzzle's one solution
+    judged = run("check", "--model", model, "-", input=model_of_it)
+    assert judged.stdout.startswith("1 solution read: 1 valid and distinct"), judged.output
+    (answer,) = read_answers(model_of_it.splitlines(), read_model(model))
+    assert [answer.solution] == list(nq.solve(read_model(model), "cpsat"))
     for fmt in ("lp", "cpsat"):
         r = run("export", "--model", model, "--to", fmt)
         assert r.exit_code == 0 and ("in(" in r.stdout if fmt == "lp" else "x0_" in r.stdout), fmt

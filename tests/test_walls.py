@@ -6,6 +6,7 @@ queens problem (A103330, A129551, A129553 and their classes), of k queens on a b
 from __future__ import annotations
 
 import json
+import re
 from itertools import combinations, product
 
 import pytest
@@ -305,3 +306,62 @@ def test_a_layout_read_back_in_any_order_and_a_wrong_one_named_by_its_squares() 
     assert check(alone, ["[[3, 2], [0, 1], [1, 3], [2, 0]]"]).distinct == 1
     bad = check(p, ['{"pieces": [[0, 0], [0, 1], [1, 3], [2, 5], [3, 2], [4, 4], [5, 1]], "pawns": [[5, 5]]}'])
     assert bad.invalid and "share a row" in bad.invalid[0][1]
+
+
+# -- the DIMACS export ----------------------------------------------------------------------------
+
+
+def _cnf(p: Problem, fmt: str = "dimacs") -> str:
+    import io
+
+    from nqueens_cp.export import export
+
+    out = io.StringIO()
+    export(p, fmt, out)
+    return out.getvalue()
+
+
+def _answers(text: str) -> list[str]:
+    """Every model of a DIMACS file, as a solver's `s` and `v` lines, by python-sat and
+    blocking clauses over the decision variables its header names (a piece's, a pawn's): one
+    model a placement, whatever auxiliary variables the at-most-ones and the counters take."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    decisions = [int(v) for v in re.findall(r"^c (?:pawn )?var (\d+) = ", text, re.M)]
+    out = []
+    with Solver(name="minisat22", bootstrap_with=CNF(from_string=text).clauses) as s:
+        while s.solve():
+            model = s.get_model()
+            out.append("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0")
+            s.add_clause([-model[v - 1] for v in decisions])
+    return out
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(p=st.one_of(problems(anywhere=False), problems(anywhere=True)))
+def test_the_dimacs_export_of_walls_pieces_anywhere_and_pawns_has_exactly_their_solutions(p: Problem) -> None:
+    """Its models, found by python-sat and read back as `check` reads a solver's answer, are the
+    brute force's placements (the export refused walls, pieces anywhere and pawns before)."""
+    from nqueens_cp.check.answers import read_answers
+
+    answers = [a for text in _answers(_cnf(p)) for a in read_answers(text.splitlines(), p)]
+    assert all(a.fault is None for a in answers)
+    assert sorted(a.solution for a in answers) == sorted(brute_layouts(p))
+    if not p.anywhere:  # pairwise at-most-ones: no auxiliary variable, so a model is a placement
+        pairwise = _cnf(p, "dimacs-pairwise")
+        assert "no auxiliary variables" in pairwise and len(_answers(pairwise)) == len(answers)
+
+
+def test_a_sat_answer_with_a_piece_too_many_is_named_not_split_as_a_pawn() -> None:
+    """A layout's pieces and pawns are told apart by their number: a model with 3 pieces where 2
+    stand would read its third piece as the pawn, so it is named as it is."""
+    from nqueens_cp.check.answers import check
+
+    p = Problem(3, "rook", pieces=2, pawns=1)
+    text = _cnf(p)
+    assert "c pawn var 10 = (0, 0)" in text and re.search(r"^c .*2 pieces anywhere, 1 pawn placed;", text, re.M)
+    judged = check(p, ["s SATISFIABLE", "v 1 5 9 10 0"])  # rooks on the diagonal, a pawn on (0, 0)
+    assert not judged.distinct and "3 pieces and 1 pawn, where 2 pieces and 1 pawn stand" in str(judged.invalid)
+    with pytest.raises(Exception, match="pairwise CNF has no auxiliary variable"):
+        _cnf(p, "dimacs-pairwise")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model.problem import Problem, Rule
+from ..model.problem import Problem
+from ..model.squares import SQUARES_RULES
 from .base import PLACEMENT_RULES, PLACEMENT_TASKS, TIME_LIMIT, Capabilities, Option, Task, UnsupportedProblem
 
 #: The two formulations a CP backend compiles (`model/squares.py`): the permutation (a column a
@@ -31,10 +32,6 @@ FORMULATION = Option(
     parse=_formulation,
 )
 
-
-#: The rules the squares formulation adds to the placement puzzle's: a backend that compiles it
-#: declares them (region maps, walls, pieces anywhere, pawns).
-SQUARES_RULES: frozenset[Rule] = frozenset({Rule.REGIONS, Rule.WALLS, Rule.ANYWHERE, Rule.PAWNS})
 
 
 def formulation_of(settings: dict[str, Any], problem: Problem) -> str:

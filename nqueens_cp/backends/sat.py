@@ -546,20 +546,29 @@ class SatBackend(Backend):
         except ChildFailed as exc:
             raise BackendError(f"sat: {self.solver_name}: {exc}") from None
 
-
     def export(self, problem: Problem, fmt: str, out: TextIO) -> None:
         if fmt not in ENCODINGS:
             super().export(problem, fmt, out)
-        # (its header numbers the squares as `check` reads them: the permutation's)
-        if formulation_of(self.settings, problem) != "permutation":
-            beyond = " or ".join(sorted(rule.value for rule in problem.rules & SQUARES_RULES))
+        # (its header numbers the squares as `check` reads them: the permutation's, or the
+        # squares formulation's where the problem needs it, and no other)
+        squares = bool(problem.rules & SQUARES_RULES)
+        if formulation_of(self.settings, problem) != ("squares" if squares else "permutation"):
             raise UnsupportedProblem(
-                f"sat: the DIMACS export is the permutation's CNF, which has no {beyond}: --to mzn, lp or cpsat"
-                if beyond
-                else "sat: export writes the CNF of the permutation formulation (no --formulation)"
+                "sat: export writes the CNF of the formulation the problem takes (no --formulation)"
             )
         self.plan(problem, Task.FIRST)
         amo, name = ENCODINGS[fmt]
+        if squares:
+            if amo is pairwise and problem.anywhere:
+                raise UnsupportedProblem(
+                    "sat: the pairwise CNF has no auxiliary variable, and pieces anywhere are counted with "
+                    "some: export --to dimacs"
+                )
+            from ..model.squares import squares_model
+
+            cnf, _ = encode_squares(problem, amo)
+            write_cnf(out, problem, cnf.clauses, cnf.nv, name, squares_model(problem))
+            return
         size = pairwise_clauses(problem) if amo is pairwise else 0
         if size > MAX_PAIRWISE_CLAUSES:
             raise UnsupportedProblem(

@@ -24,6 +24,7 @@ from typing import Any
 from ..io.dimacs import SquareOfVariable
 from ..io.dimacs import read_answers as read_dimacs
 from ..model.problem import NQueensError, Problem, Solution, as_problem
+from ..model.squares import SQUARES_RULES, SquaresModel, squares_model
 
 PIECE_CHARS = frozenset("QRSFPqrsfp")
 EMPTY_CHARS = frozenset(".Xx-_Ww")  # (W: a wall)
@@ -94,7 +95,7 @@ def read_answers(lines: Iterable[str], problem: Problem, one_based: bool = False
     rest = _chain(head, numbered)
     first = head[-1][1].strip()
     if first.startswith(("s ", "v ")) or first in ("s", "v"):
-        yield from (Answer(*a) for a in read_dimacs(rest, problem))
+        yield from (Answer(*a) for a in read_dimacs(rest, problem, _squares_numbering(problem)))
     elif first.startswith(("[", "{")):
         yield from _json(rest, problem, one_based)
     elif set(first) <= PIECE_CHARS | EMPTY_CHARS:
@@ -105,6 +106,13 @@ def read_answers(lines: Iterable[str], problem: Problem, one_based: bool = False
         )
     else:
         yield from _columns(rest, one_based)
+
+
+def _squares_numbering(problem: Problem) -> SquaresModel | None:
+    """The squares model whose variables a SAT answer on `problem`'s DIMACS export numbers: the
+    squares formulation's where the problem needs it (walls, regions, pieces anywhere, pawns:
+    `SQUARES_RULES`, what `nqueens export` writes then), None for the permutation's."""
+    return squares_model(problem) if problem.rules & SQUARES_RULES else None
 
 
 def _chain(head: list[tuple[int, str]], rest: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
@@ -218,7 +226,7 @@ def _json(lines: Iterator[tuple[int, str]], problem: Problem, one_based: bool) -
         following = ((k, line) for k, line in lines if line.strip())
         after = next(following, None)
         yield from _json_value(doc, number, problem, one_based, alone=after is None)
-        for k, line in ([] if after is None else _chain([after], following)):
+        for k, line in [] if after is None else _chain([after], following):
             try:
                 yield from _json_value(_loads(line, k), k, problem, one_based, alone=False)
             except json.JSONDecodeError as exc:

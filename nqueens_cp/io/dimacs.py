@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from ..model.problem import NQueensError, Problem, Solution, Square
+from ..model.problem import NQueensError, Problem, Solution, Square, plural
+from ..model.squares import SquaresModel
 
 
 class SquareOfVariable:
@@ -47,20 +48,36 @@ def square_variables(problem: Problem) -> dict[Square, int]:
     return {sq: i + 1 for i, sq in enumerate(usable)}
 
 
-def write_cnf(out: TextIO, problem: Problem, clauses: list[list[int]], nvars: int, encoding: str) -> None:
-    variables = square_variables(problem)
+def write_cnf(
+    out: TextIO, problem: Problem, clauses: list[list[int]], nvars: int, encoding: str, sm: SquaresModel | None = None
+) -> None:
+    """The CNF in DIMACS, its comment header naming each decision variable's square: the
+    permutation's numbering (`square_variables`), or with `sm` the squares formulation's (a
+    piece variable a free square, then a pawn variable a square a pawn may take)."""
+    variables = square_variables(problem) if sm is None else {sq: i + 1 for i, sq in enumerate(sm.squares)}
+    pawns = {} if sm is None else {sm.squares[i]: len(sm.squares) + k + 1 for k, i in enumerate(sm.pawn_at)}
     p = problem
     shape = "" if p.square else f", rows = {p.rows}"
     out.write(f"c nqueens_cp: n = {p.n}{shape}, piece = {p.piece}, torus = {str(p.torus).lower()}, ")
-    out.write(f"{len(p.blocked)} blocked, {len(p.fixed)} fixed\n")
-    if nvars > len(variables):
-        aux = f"variables above {len(variables)} are auxiliary (a placement can have several models)"
+    out.write(f"{len(p.blocked)} blocked, {len(p.fixed)} fixed")
+    out.write(f", {plural(len(p.walls), 'wall')}" if p.walls else "")
+    out.write(", a region map" if p.regions else "")
+    out.write(f", {plural(p.pieces, 'piece')} anywhere" if p.pieces else "")
+    out.write(f", {plural(p.pawns, 'pawn')} placed" if p.pawns else "")
+    out.write("\n" if sm is None else "; the squares formulation\n")
+    decisions = len(variables) + len(pawns)
+    if nvars > decisions:
+        aux = f"variables above {decisions} are auxiliary (a placement can have several models)"
     else:
         aux = "no auxiliary variables: each model is one placement"
     out.write(f"c at most one per line: {encoding}; {aux}\n")
     out.write("c a true variable places a piece on its square (row, col), 0-based:\n")
     for (r, c), v in variables.items():
         out.write(f"c var {v} = ({r}, {c})\n")
+    if pawns:
+        out.write("c a true pawn variable places a pawn on its square:\n")
+        for (r, c), v in pawns.items():
+            out.write(f"c pawn var {v} = ({r}, {c})\n")
     out.write(f"p cnf {nvars} {len(clauses)}\n")
     for clause in clauses:
         out.write(" ".join(map(str, clause)) + " 0\n")
@@ -79,11 +96,14 @@ def _model(true: list[int]) -> int:
     return hash(tuple(sorted(true)))
 
 
-def read_answers(lines: Iterable[tuple[int, str]], problem: Problem) -> Iterator[Answer]:
+def read_answers(
+    lines: Iterable[tuple[int, str]], problem: Problem, sm: SquaresModel | None = None
+) -> Iterator[Answer]:
     """(line number, solution, fault, model) per model in a SAT solver's output, fault naming a
     row with no piece or several; (line, None, None, None) for an `s UNSATISFIABLE` line. A model
-    lists literals on `v` lines ending with 0; several models (an enumerating solver) may follow."""
-    square = SquareOfVariable(problem)
+    lists literals on `v` lines ending with 0; several models (an enumerating solver) may follow.
+    With `sm`, the variables are the squares formulation's (`write_cnf`)."""
+    square = SquareOfVariable(problem) if sm is None else _SquaresVariable(problem, sm)
     true: list[int] = []
     start = 0
     for number, line in lines:
@@ -104,17 +124,45 @@ def read_answers(lines: Iterable[tuple[int, str]], problem: Problem) -> Iterator
             raise AnswerError(f"line {number}: a v line holds literals, got {text[:40]!r}") from None
         for lit in lits:
             if lit == 0:
-                yield (start, *_placement(true, square, problem.rows), _model(true))
+                yield (start, *_placement(true, square, problem), _model(true))
                 true, start = [], 0
             elif lit > 0:
                 true.append(lit)
     if start:
-        yield (start, *_placement(true, square, problem.rows), _model(true))
+        yield (start, *_placement(true, square, problem), _model(true))
 
 
-def _placement(true: list[int], square: SquareOfVariable, n: int) -> tuple[Solution, str | None]:
+class _SquaresVariable:
+    """The square of a variable of the squares formulation's CNF (`write_cnf` with its model),
+    and of a pawn variable (`pawn`)."""
+
+    def __init__(self, problem: Problem, sm: SquaresModel) -> None:
+        self.squares, self.pawn_at = sm.squares, sm.pawn_at
+
+    def __call__(self, v: int) -> Square | None:
+        return self.squares[v - 1] if 1 <= v <= len(self.squares) else None
+
+    def pawn(self, v: int) -> Square | None:
+        k = v - len(self.squares) - 1
+        return self.squares[self.pawn_at[k]] if 0 <= k < len(self.pawn_at) else None
+
+
+def _placement(
+    true: list[int], square: SquareOfVariable | _SquaresVariable, problem: Problem
+) -> tuple[Solution, str | None]:
     """The columns of the true square variables, row by row, and what is wrong with the rows
-    if one has no piece or several (-1 stands for a missing column)."""
+    if one has no piece or several (-1 stands for a missing column); for pieces anywhere, the
+    layout of the true piece and pawn variables, which the problem's validator judges."""
+    if problem.anywhere:
+        assert isinstance(square, _SquaresVariable)  # (pieces anywhere have no permutation CNF)
+        pieces = [sq for sq in map(square, true) if sq is not None]
+        pawns = [sq for sq in map(square.pawn, true) if sq is not None]
+        fault = None
+        if (len(pieces), len(pawns)) != (problem.pieces, problem.pawns):  # (a layout's split needs both right)
+            placed = f"{plural(problem.pieces, 'piece')} and {plural(problem.pawns, 'pawn')}"
+            fault = f"{plural(len(pieces), 'piece')} and {plural(len(pawns), 'pawn')}, where {placed} stand"
+        return problem.encode(pieces, pawns), fault
+    n = problem.rows
     cols: dict[int, list[int]] = {}
     for r, c in sorted(sq for sq in map(square, true) if sq is not None):
         cols.setdefault(r, []).append(c)

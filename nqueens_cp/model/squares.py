@@ -21,7 +21,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .pieces import images
-from .problem import Problem, Square
+from .problem import Problem, Rule, Square
+
+#: The rules the squares formulation adds to the placement puzzle's (region maps, walls, pieces
+#: anywhere, pawns): a backend that compiles it declares them, and a problem with one of them
+#: takes it (the backends' formulation, the DIMACS export's numbering and `check`'s reading).
+SQUARES_RULES: frozenset[Rule] = frozenset({Rule.REGIONS, Rule.WALLS, Rule.ANYWHERE, Rule.PAWNS})
 
 
 @dataclass(frozen=True)
