@@ -103,7 +103,7 @@ def read_answers(
     row with no piece or several; (line, None, None, None) for an `s UNSATISFIABLE` line. A model
     lists literals on `v` lines ending with 0; several models (an enumerating solver) may follow.
     With `sm`, the variables are the squares formulation's (`write_cnf`)."""
-    square = SquareOfVariable(problem) if sm is None else _SquaresVariable(problem, sm)
+    square = SquareOfVariable(problem) if sm is None else _SquaresVariable(sm)
     true: list[int] = []
     start = 0
     for number, line in lines:
@@ -136,7 +136,7 @@ class _SquaresVariable:
     """The square of a variable of the squares formulation's CNF (`write_cnf` with its model),
     and of a pawn variable (`pawn`)."""
 
-    def __init__(self, problem: Problem, sm: SquaresModel) -> None:
+    def __init__(self, sm: SquaresModel) -> None:
         self.squares, self.pawn_at = sm.squares, sm.pawn_at
 
     def __call__(self, v: int) -> Square | None:
