@@ -421,6 +421,8 @@ def test_a_board_with_no_free_square_has_the_empty_placement_as_its_one_optimum(
         assert (rec["value"], rec["optimal"], rec["count"], rec["solution"]) == (0, True, 1, {"pieces": []})
         r = run(task, *board, "--count", "--checkpoint", tmp_path / f"{task}.jsonl")
         assert r.exit_code == 0 and r.stdout.startswith(f"0 (optimal), 1 {MINIMAL[task]}\n"), r.stderr
+        r = run("verify", *board, "--task", task, "--backends", "bitmask,cpsat")  # (once "1 optimal placements")
+        assert r.exit_code == 0 and r.stdout.startswith("bitmask: 0 (optimal), 1 optimal placement in "), r.output
 
 
 MINIMAL = {"max": "maximum placement", "dominate": "minimum set"}

@@ -201,7 +201,7 @@ def _verify_optimum(
             lines.append(f"{name}: {o.status.value} in {seconds:.3f}s")
         else:
             proved = "optimal" if o.value == o.bound else f"best found, bound {o.bound}"
-            counted = "" if o.count is None else f", {o.count:,} optimal placements"
+            counted = "" if o.count is None else f", {plural(o.count, 'optimal placement')}"
             lines.append(f"{name}: {o.value} ({proved}){counted} in {seconds:.3f}s")
     proved = [(o.value, o.count) for _, o, _, _ in found if o is not None and o.value == o.bound]
     wrong = any(o is None for _, o, _, _ in found)
