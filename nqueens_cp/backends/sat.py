@@ -20,9 +20,9 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, TextIO
 
-from ..io.dimacs import square_variables, write_cnf
+from ..io.dimacs import SquaresVariables, square_variables, write_cnf
 from ..model.problem import Problem, Solution
-from ..model.squares import optimum_model
+from ..model.squares import SquaresModel, optimum_model, squares_model
 from ..run.forked import ChildFailed, streamed
 from . import satbinary
 from .base import (
@@ -114,19 +114,11 @@ class Cnf(NamedTuple):
     nv: int  # the highest variable
 
 
-def read_squares(problem: Problem, squares: list[tuple[int, int]], pawns: int = 0) -> Read:
+def read_squares(problem: Problem, squares: list[tuple[int, int]], pawn_at: tuple[int, ...] = ()) -> Read:
     """The Read of a CNF whose variable i + 1 is a piece on `squares[i]` and whose next ones are
-    a pawn on `squares[pawn_at[k]]` (`pawns` of them, after the squares)."""
-    from ..model.squares import squares_model
-
-    size = len(squares)
-    at = squares_model(problem).pawn_at if pawns else ()
-
-    def solution(true: list[int]) -> Solution:
-        pieces = [squares[v - 1] for v in true if v <= size]
-        return problem.encode(pieces, [squares[at[v - size - 1]] for v in true if v > size])
-
-    return Read(size + len(at), solution)
+    a pawn on `squares[pawn_at[k]]` (`SquaresVariables`, as the export's header names them)."""
+    variables = SquaresVariables(squares, pawn_at)
+    return Read(variables.width, lambda true: problem.encode(*variables.layout(true)))
 
 
 def at_most_one(lits: list[int], top: int, clauses: list[list[int]]) -> int:
@@ -221,19 +213,17 @@ def encode(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf, dict[tu
     return Cnf(clauses, top), var
 
 
-def encode_squares(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf, Read]:
+def encode_squares(problem: Problem, amo: AtMostOne = at_most_one, sm: SquaresModel | None = None) -> tuple[Cnf, Read]:
     """The squares formulation (`model/squares.py`) as CNF: variable i + 1 is the model's
     square i, and after them a variable a square a pawn may take; each row's group at least one
     and at most one, each line's at most one (`amo`), each leap a binary clause, each pre-placed
     piece a unit clause (the pieces, one a row, are then as many as the rows); pieces anywhere
     and pawns take cardinality encodings (python-sat's sequential counter), a pawn and a piece
     on one square a binary clause, and two pieces a pawn must separate a clause of the pawns
-    between them."""
+    between them. `sm`: the problem's squares model, where the caller has made it already."""
     from pysat.card import CardEnc, EncType
 
-    from ..model.squares import squares_model
-
-    sm = squares_model(problem)
+    sm = squares_model(problem) if sm is None else sm
     size = len(sm.squares)
     top = size + len(sm.pawn_at)
     clauses: list[list[int]] = []
@@ -256,7 +246,7 @@ def encode_squares(problem: Problem, amo: AtMostOne = at_most_one) -> tuple[Cnf,
     for group in sm.regions:  # exactly one in each region
         clauses.append([i + 1 for i in group])
         top = amo([i + 1 for i in group], top, clauses)
-    return Cnf(clauses, top), read_squares(problem, list(sm.squares), sm.pawns)
+    return Cnf(clauses, top), read_squares(problem, list(sm.squares), sm.pawn_at)
 
 
 def _enumerate(solver: Any, read: Read, limit: int | None, stopped: Callable[[], bool]) -> Iterator[Solution | None]:
@@ -564,10 +554,9 @@ class SatBackend(Backend):
                     "sat: the pairwise CNF has no auxiliary variable, and pieces anywhere are counted with "
                     "some: export --to dimacs"
                 )
-            from ..model.squares import squares_model
-
-            cnf, _ = encode_squares(problem, amo)
-            write_cnf(out, problem, cnf.clauses, cnf.nv, name, squares_model(problem))
+            sm = squares_model(problem)
+            cnf, _ = encode_squares(problem, amo, sm)
+            write_cnf(out, problem, cnf.clauses, cnf.nv, name, sm)
             return
         size = pairwise_clauses(problem) if amo is pairwise else 0
         if size > MAX_PAIRWISE_CLAUSES:

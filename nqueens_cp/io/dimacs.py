@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
 from ..model.problem import NQueensError, Problem, Solution, Square, plural
@@ -103,7 +103,7 @@ def read_answers(
     row with no piece or several; (line, None, None, None) for an `s UNSATISFIABLE` line. A model
     lists literals on `v` lines ending with 0; several models (an enumerating solver) may follow.
     With `sm`, the variables are the squares formulation's (`write_cnf`)."""
-    square = SquareOfVariable(problem) if sm is None else _SquaresVariable(sm)
+    square = SquareOfVariable(problem) if sm is None else SquaresVariables(sm.squares, sm.pawn_at)
     true: list[int] = []
     start = 0
     for number, line in lines:
@@ -132,12 +132,14 @@ def read_answers(
         yield (start, *_placement(true, square, problem), _model(true))
 
 
-class _SquaresVariable:
-    """The square of a variable of the squares formulation's CNF (`write_cnf` with its model),
-    and of a pawn variable (`pawn`)."""
+class SquaresVariables:
+    """The squares of a squares-formulation CNF's decision variables: variable i + 1 a piece on
+    `squares[i]`, then variable len(squares) + k + 1 a pawn on `squares[pawn_at[k]]` (as
+    `write_cnf` names them in its header, and the sat backend encodes them); above, auxiliary."""
 
-    def __init__(self, sm: SquaresModel) -> None:
-        self.squares, self.pawn_at = sm.squares, sm.pawn_at
+    def __init__(self, squares: Sequence[Square], pawn_at: Sequence[int] = ()) -> None:
+        self.squares, self.pawn_at = squares, pawn_at
+        self.width = len(squares) + len(pawn_at)  # (the highest decision variable)
 
     def __call__(self, v: int) -> Square | None:
         return self.squares[v - 1] if 1 <= v <= len(self.squares) else None
@@ -146,17 +148,21 @@ class _SquaresVariable:
         k = v - len(self.squares) - 1
         return self.squares[self.pawn_at[k]] if 0 <= k < len(self.pawn_at) else None
 
+    def layout(self, true: Iterable[int]) -> tuple[list[Square], list[Square]]:
+        """(the pieces' squares, the pawns' squares) of the true variables `true`."""
+        true = list(true)
+        return [sq for sq in map(self, true) if sq is not None], [sq for sq in map(self.pawn, true) if sq is not None]
+
 
 def _placement(
-    true: list[int], square: SquareOfVariable | _SquaresVariable, problem: Problem
+    true: list[int], square: SquareOfVariable | SquaresVariables, problem: Problem
 ) -> tuple[Solution, str | None]:
     """The columns of the true square variables, row by row, and what is wrong with the rows
     if one has no piece or several (-1 stands for a missing column); for pieces anywhere, the
     layout of the true piece and pawn variables, which the problem's validator judges."""
     if problem.anywhere:
-        assert isinstance(square, _SquaresVariable)  # (pieces anywhere have no permutation CNF)
-        pieces = [sq for sq in map(square, true) if sq is not None]
-        pawns = [sq for sq in map(square.pawn, true) if sq is not None]
+        assert isinstance(square, SquaresVariables)  # (pieces anywhere have no permutation CNF)
+        pieces, pawns = square.layout(true)
         fault = None
         if (len(pieces), len(pawns)) != (problem.pieces, problem.pawns):  # (a layout's split needs both right)
             placed = f"{plural(problem.pieces, 'piece')} and {plural(problem.pawns, 'pawn')}"
