@@ -186,5 +186,5 @@ def _said(task: Task, outcome: Outcome) -> str:
         return f"{best}, bound {outcome.bound} ({side} {outcome.bound})"
     counted = "" if outcome.count is None else f", {plural(outcome.count, what)}"
     if outcome.classes is not None:
-        counted += f" in {outcome.classes:,} symmetry class" + ("" if outcome.classes == 1 else "es")
+        counted += f" in {plural(outcome.classes, 'symmetry class')}"
     return f"{outcome.value} (optimal){counted}"

@@ -713,8 +713,8 @@ def _first_on(solution: Sequence[int], r: int, b: int, g: int, torus: bool, low:
 
 
 def plural(k: int, noun: str) -> str:
-    """`1 solution`, `2 solutions`, with the thousands marked."""
-    return f"{k:,} {noun}" + ("" if k == 1 else "s")
+    """`1 solution`, `2 solutions`, `3 classes`, with the thousands marked."""
+    return f"{k:,} {noun}" + ("" if k == 1 else "es" if noun.endswith("s") else "s")
 
 
 def as_problem(problem: Problem | int) -> Problem:
