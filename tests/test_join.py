@@ -315,11 +315,13 @@ print(intrinsics.BLOCK, matcher.matching(a, a_weight, b, b_weight, List(space.ne
 _HASWELL = "+avx,+avx2,+bmi,+bmi2,+cx16,+f16c,+fma,+lzcnt,+movbe,+popcnt,+sse4.1,+sse4.2,+ssse3"
 
 
+@pytest.mark.long
 @pytest.mark.timeout(300)
 def test_the_matcher_counts_right_with_the_narrower_block_of_a_cpu_without_avx512(tmp_path):
     """The matcher's block is 8 words where the target has AVX-512 and 4 where it has only AVX2.
     The other tests run the block this machine chooses; here the 4-word block is compiled for
-    an AVX2 target, in a fresh process and cache, and checked against a direct count."""
+    an AVX2 target, in a fresh process and cache, and checked against a direct count. (`long`:
+    it compiles the matcher afresh for another CPU, 7 s on every run; `--full` keeps it.)"""
     import os
     import platform
     import subprocess
