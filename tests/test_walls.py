@@ -142,7 +142,14 @@ def test_pieces_anywhere_and_pawns_match_the_brute_force(p: Problem) -> None:
 # -- the OEIS rows -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seq, k, top", [("A103330", 1, 11), ("A129551", 2, 8), ("A129553", 3, 7)])
+#: Three pawns on the 7 x 7 board is 3 s of each search: run by `--full` (n = 6 by default).
+K3_AT_7 = pytest.mark.long
+
+
+@pytest.mark.parametrize(
+    "seq, k, top",
+    [("A103330", 1, 11), ("A129551", 2, 8), ("A129553", 3, 6), pytest.param("A129553", 3, 7, marks=K3_AT_7)],
+)
 def test_n_plus_k_queens_and_k_pawns(seq: str, k: int, top: int) -> None:
     terms, low = oeis(seq), _fits(k)
     b = get_backend("bitmask")
@@ -150,7 +157,10 @@ def test_n_plus_k_queens_and_k_pawns(seq: str, k: int, top: int) -> None:
     assert got == terms[low - 1 : top]
 
 
-@pytest.mark.parametrize("seq, k, top", [("A103331", 1, 10), ("A129552", 2, 7), ("A129554", 3, 7)])
+@pytest.mark.parametrize(
+    "seq, k, top",
+    [("A103331", 1, 10), ("A129552", 2, 7), ("A129554", 3, 6), pytest.param("A129554", 3, 7, marks=K3_AT_7)],
+)
 def test_their_classes(seq: str, k: int, top: int) -> None:
     terms, low = oeis(seq), _fits(k)
     b = get_backend("bitmask")
