@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -181,29 +180,6 @@ def _stopping_signals_not_left_blocked():
 #: first of them to need a kernel would each time be a different test, whose stderr it checks.
 #: The notice has tests of its own (test_cache_files.py), which clear this.
 os.environ["NQUEENS_CP_COMPILING_SAID"] = "1"
-
-
-def _share_bytecode() -> str | None:
-    """Where the environment turns bytecode writing off (PYTHONDONTWRITEBYTECODE, as in some
-    containers), each of the hundreds of Python processes the suite starts compiled the
-    package's modules from source again: 0.1 s of each start. They share one bytecode folder of
-    this run's instead (PYTHONPYCACHEPREFIX: nothing written beside the sources), removed when
-    the run ends. The folder, where this process made it."""
-    if not os.environ.get("PYTHONDONTWRITEBYTECODE"):
-        return None
-    del os.environ["PYTHONDONTWRITEBYTECODE"]
-    folder = tempfile.mkdtemp(prefix="nqueens-tests-bytecode-")
-    os.environ["PYTHONPYCACHEPREFIX"] = folder
-    return folder
-
-
-_BYTECODE = _share_bytecode()
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    if _BYTECODE is not None:  # (xdist's workers inherit the folder: the process that made it removes it)
-        shutil.rmtree(_BYTECODE, ignore_errors=True)
-
 
 _runner = CliRunner()
 
