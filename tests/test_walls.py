@@ -61,6 +61,7 @@ def brute_layouts(p: Problem) -> set[tuple[int, ...]]:
         ]
     else:
         candidates = []
+        walls = set(p.walls)  # (no pawns: the walls alone stop a line)
 
         def extend(placed: list[tuple[int, int]]) -> None:
             if len(placed) == m:
@@ -70,7 +71,6 @@ def brute_layouts(p: Problem) -> set[tuple[int, ...]]:
                 if b not in shut and not any(_sees(p, a, b, walls) or _sees(p, b, a, walls) for a in placed):
                     extend([*placed, b])
 
-        walls = set(p.walls)
         extend([])
     for pieces, pawns in candidates:
         if any(sq in shut for sq in pieces) or not set(p.fixed) <= set(pieces):
