@@ -100,6 +100,22 @@ def test_the_compiled_ahead_kernels_run_without_the_gil():
     assert gap < took / 4, (gap, took)
 
 
+def test_a_module_built_after_this_process_took_the_jit_s_kernels_is_taken_once_ensured(monkeypatch):
+    """`kernels` keeps what it found: the JIT's package where no module could load then (none
+    built yet, or AOT switched off). `ensure` cleared that only after a build of its own, so a
+    module another process had built meanwhile was never taken: the process ran the JIT's
+    kernels to its end (found as this file's checks of the module failing, now and then, after
+    other tests had run in the same process)."""
+    aot.ensure(join.KERNELS)  # built, if this machine had none
+    monkeypatch.setenv(aot.SWITCH, "0")
+    aot.load.cache_clear()
+    aot.kernels.cache_clear()
+    assert aot.kernels(join.KERNELS).__name__ == join.KERNELS.module  # the JIT's, kept
+    monkeypatch.delenv(aot.SWITCH)
+    aot.ensure(join.KERNELS)  # finds the module built: nothing to build
+    assert aot.kernels(join.KERNELS).__name__ == join.KERNELS.name
+
+
 def test_the_compiled_ahead_kernels_stop_at_a_deadline():
     aot.ensure(join.KERNELS)
     assert aot.kernels(join.KERNELS).__name__ == join.KERNELS.name

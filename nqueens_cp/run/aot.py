@@ -122,6 +122,7 @@ def ensure(group: Group) -> None:
     stderr, as the JIT's first compile is; Ctrl-C or SIGTERM stops the build and leaves no
     process."""
     load.cache_clear()  # built by another process since this one looked
+    kernels.cache_clear()  # (which may have taken the JIT's then: the module, where it loads now)
     if not enabled() or load(group) is not None:
         return
     path = _path(group)
