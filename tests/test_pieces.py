@@ -20,7 +20,7 @@ from nqueens_cp.backends.bitmask import pysearch
 from nqueens_cp.io.formats import read_model
 from nqueens_cp.model.pieces import PieceError, parse
 from nqueens_cp.model.symmetry import problem_symmetries
-from tests.conftest import A000170, A007705, A051223, MODELS, examples, run
+from tests.conftest import A000170, A007705, A051223, MODELS, examples, row_by_row, run
 
 #: OEIS A002464 (Hertzsprung's problem: rook + king, Betza RF), n = 1..10.
 A002464 = [1, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306]
@@ -65,31 +65,13 @@ def attacks_by_definition(piece: Piece, a, b, n: int, torus: bool, m: int | None
 @cache
 def brute_force(p: Problem) -> frozenset[tuple[int, ...]]:
     """Every placement of one piece a row, in distinct columns, no two attacking by the moves'
-    definition. Row by row: a prefix holding an attacking pair extends to no placement, so each
-    new piece is tried only against those above it (the same set as filtering every permutation,
-    which was most of the suite's brute-force time). Kept for each problem, which several
-    backends are checked against."""
-    blocked, fixed = set(p.blocked), dict(p.fixed)
-    if len(fixed) < len(set(p.fixed)):  # two fixed pieces in one row: no placement has both
-        return frozenset()
-    out: set[tuple[int, ...]] = set()
-    cols: list[int] = []
+    definition (`row_by_row`). Kept for each problem, which several backends are checked
+    against."""
 
-    def extend(r: int) -> None:
-        if r == p.rows:
-            out.add(tuple(cols))
-            return
-        for c in [fixed[r]] if r in fixed else range(p.n):
-            if c in cols or (r, c) in blocked:
-                continue
-            if any(attacks_by_definition(p.rule, (i, d), (r, c), p.n, p.torus, p.rows) for i, d in enumerate(cols)):
-                continue
-            cols.append(c)
-            extend(r + 1)
-            cols.pop()
+    def clash(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return a[1] == b[1] or attacks_by_definition(p.rule, a, b, p.n, p.torus, p.rows)
 
-    extend(0)
-    return frozenset(out)
+    return frozenset(cols for cols in row_by_row(p.n, p.rows, p.blocked, p.fixed, clash) if len(cols) == p.rows)
 
 
 def test_names_and_betza_notation_read_as_fairy_chess_has_them():

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 import nqueens_cp as nq
 from nqueens_cp.model.problem import Problem
 
-from .conftest import examples, gone, interrupt_when, oeis, run, script, tree, triangle
+from .conftest import examples, gone, interrupt_when, oeis, row_by_row, run, script, tree, triangle
 from .test_partition import _forged
 from .test_walls import _sees, problems
 
@@ -39,25 +39,10 @@ def test_the_profile_is_oeis_s_and_its_sum_too():
 
 def _brute_depths(p: Problem) -> list[int]:
     """For each k, the placements of the first k rows no two of which attack (the model's attack
-    relation is the rule; two in one column attack). Row by row: a prefix with an attacking pair
-    has no extension that lacks one, so each square is tried against the rows above it only."""
-    blocked, fixed = set(p.blocked), dict(p.fixed)
+    relation is the rule; two in one column attack), by `row_by_row`."""
     found = [0] * (p.rows + 1)
-    placed: list[tuple[int, int]] = []
-
-    def extend(r: int) -> None:
-        found[r] += 1
-        if r == p.rows:
-            return
-        for c in [fixed[r]] if r in fixed else range(p.n):
-            sq = (r, c)
-            if sq in blocked or any(p.attacks(a, sq) or a[1] == c for a in placed):
-                continue
-            placed.append(sq)
-            extend(r + 1)
-            placed.pop()
-
-    extend(0)
+    for cols in row_by_row(p.n, p.rows, p.blocked, p.fixed, lambda a, b: a[1] == b[1] or p.attacks(a, b)):
+        found[len(cols)] += 1
     return found
 
 
