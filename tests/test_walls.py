@@ -17,7 +17,7 @@ from nqueens_cp.backends import get_backend
 from nqueens_cp.model.pieces import images
 from nqueens_cp.model.problem import InvalidProblem, Problem
 
-from .conftest import examples, oeis
+from .conftest import examples, oeis, row_by_row
 
 # -- the brute force ---------------------------------------------------------------------------
 
@@ -47,8 +47,8 @@ def _sees(p: Problem, a: tuple[int, int], b: tuple[int, int], stops: set[tuple[i
 
 def brute_layouts(p: Problem) -> set[tuple[int, ...]]:
     """Every solution, by trying every set of squares (pieces anywhere: every K squares and
-    every set of pawns; one a row: every column in each row, a row's square dropped where it
-    and a piece above see each other, as no set holding both is one)."""
+    every set of pawns; one a row: `row_by_row`, a square dropped where it and a piece above
+    see each other, as no set holding both is one)."""
     m, n = p.rows, p.n
     shut = set(p.blocked) | set(p.walls)
     free = [(r, c) for r in range(m) for c in range(n) if (r, c) not in shut]
@@ -60,18 +60,13 @@ def brute_layouts(p: Problem) -> set[tuple[int, ...]]:
             for pawns in combinations([sq for sq in free if sq not in pieces and sq not in p.fixed], p.pawns)
         ]
     else:
-        candidates = []
         walls = set(p.walls)  # (no pawns: the walls alone stop a line)
 
-        def extend(placed: list[tuple[int, int]]) -> None:
-            if len(placed) == m:
-                candidates.append((tuple(placed), ()))
-                return
-            for b in ((len(placed), c) for c in range(n)):
-                if b not in shut and not any(_sees(p, a, b, walls) or _sees(p, b, a, walls) for a in placed):
-                    extend([*placed, b])
+        def clash(a: tuple[int, int], b: tuple[int, int]) -> bool:
+            return _sees(p, a, b, walls) or _sees(p, b, a, walls)
 
-        extend([])
+        placed = row_by_row(n, m, shut, (), clash)
+        candidates = [(tuple(enumerate(cols)), ()) for cols in placed if len(cols) == m]
     for pieces, pawns in candidates:
         if any(sq in shut for sq in pieces) or not set(p.fixed) <= set(pieces):
             continue
