@@ -19,7 +19,7 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp.backends.base import Unknown
-from nqueens_cp.backends.bitmask.partitions import join
+from nqueens_cp.backends.bitmask.partitions import constellations, join
 from nqueens_cp.run import aot, compiled
 from tests.conftest import A000170
 
@@ -114,6 +114,25 @@ def test_a_module_built_after_this_process_took_the_jit_s_kernels_is_taken_once_
     monkeypatch.delenv(aot.SWITCH)
     aot.ensure(join.KERNELS)  # finds the module built: nothing to build
     assert aot.kernels(join.KERNELS).__name__ == join.KERNELS.name
+
+
+def test_each_group_s_module_loads_after_another_group_s_in_the_same_process(monkeypatch):
+    """Two modules loaded one after the other, each through a descriptor it closed: loaded
+    through /proc/self/fd/N, the second took the first's library (the dynamic loader keeps
+    libraries by name, and N was free again), found no `PyInit_` of its own and missed. Found as
+    this file's checks of the join's module failing, now and then, in workers that had counted
+    with the rings' module first."""
+    groups = (constellations.RINGS, join.KERNELS, constellations.RINGS)
+    for group in groups:
+        aot.ensure(group)
+    for group in groups:
+        monkeypatch.delitem(sys.modules, group.name, raising=False)  # this process's, put back after
+        aot.load.cache_clear()
+        module = aot.load(group)
+        assert module is not None and module.__name__ == group.name, group.name
+        assert all(callable(getattr(module, name)) for name in group.exports)
+    aot.load.cache_clear()
+    assert not list(Path(aot._path(join.KERNELS)).parent.glob(aot.LOADING + "*"))  # no copy left
 
 
 def test_the_compiled_ahead_kernels_stop_at_a_deadline():

@@ -39,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -52,6 +53,8 @@ FOREIGN = ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")
 KEPT = 3
 #: How long a build may take (pycc compiles the group again, then a C compiler runs).
 BUILD_SECONDS = 600
+#: The prefix of a module's private copy while it loads (`_private_copy`).
+LOADING = ".load-"
 
 
 @dataclass(frozen=True)
@@ -83,18 +86,19 @@ def load(group: Group) -> ModuleType | None:
         return None
     path = _path(group)
     try:
-        fd = os.open(path, os.O_RDONLY)
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    if not _sealed(path, data):
+        return None
+    try:
+        copy = _private_copy(path, data)
     except OSError:
         return None
     try:
-        # Read, checked and loaded through one open file: what is checked is what is loaded.
-        with open(fd, "rb", closefd=False) as f:
-            data = f.read()
-        if not _sealed(path, data):
-            return None
-        where = f"/proc/self/fd/{fd}" if os.path.exists(f"/proc/self/fd/{fd}") else path
-        loader = importlib.machinery.ExtensionFileLoader(group.name, where)
-        spec = importlib.util.spec_from_file_location(group.name, where, loader=loader)
+        loader = importlib.machinery.ExtensionFileLoader(group.name, copy)
+        spec = importlib.util.spec_from_file_location(group.name, copy, loader=loader)
         if spec is None:
             return None
         module = importlib.util.module_from_spec(spec)
@@ -104,7 +108,7 @@ def load(group: Group) -> ModuleType | None:
     except (ImportError, OSError):  # built for other libraries than this process's: a miss
         return None
     finally:
-        os.close(fd)
+        os.unlink(copy)
     return module if all(callable(getattr(module, name, None)) for name in group.exports) else None
 
 
@@ -163,11 +167,17 @@ def _build_into(group: Group, path: str, failed: str) -> None:
 
 def _clear_leftovers(group: Group, failed: str) -> None:
     """What earlier builds of the group left (run under its lock, so none of them still runs):
-    the folder of a build whose process was killed outright, and the record of a failure for
-    another stamp (an older source or library), which no run reads again."""
+    the folder of a build whose process was killed outright, the record of a failure for
+    another stamp (an older source or library), which no run reads again, and a private copy
+    (any group's) whose load was killed outright, one older than a build may take (a load holds
+    its copy for milliseconds)."""
     folder = os.path.dirname(failed)
     for name in os.listdir(folder):
         where = os.path.join(folder, name)
+        if name.startswith(LOADING):
+            with contextlib.suppress(OSError):
+                if time.time() - os.stat(where).st_mtime > BUILD_SECONDS:
+                    os.unlink(where)
         if name.startswith(f".build-{group.name}-"):
             shutil.rmtree(where, ignore_errors=True)
         elif name.startswith(group.name + "-") and name.endswith(".failed") and where != failed:
@@ -213,6 +223,25 @@ def _path(group: Group) -> str:
     """Where the group's module for this process's stamp is kept."""
     folder = os.path.join(os.path.dirname(compiled.cache_dir()), "aot")
     return os.path.join(folder, f"{group.name}-{stamp(group)[:24]}{_suffix()}")
+
+
+def _private_copy(path: str, data: bytes) -> str:
+    """The checked bytes written to a file of a name never used before, beside the module, to be
+    loaded and then removed: what is checked is what is loaded (the module's own file could be
+    replaced in between). The name must be new: the dynamic loader takes a name it has loaded
+    before for that library, whatever the file holds now. Loaded through /proc/self/fd/N, a
+    module took the library another group had loaded through the same descriptor number, and
+    so missed (`PyInit_` not found), now and then, where tests loaded both groups in one
+    process."""
+    fd, copy = tempfile.mkstemp(dir=os.path.dirname(path), prefix=LOADING, suffix=_suffix())
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(copy, 0o500)
+    except OSError:
+        os.unlink(copy)
+        raise
+    return copy
 
 
 def _write_seal(path: str, data: bytes) -> None:
