@@ -181,7 +181,8 @@ def test_a_module_that_is_not_what_was_built_is_never_loaded(tmp_path, monkeypat
 
 def test_a_failed_build_is_recorded_and_the_jit_serves(tmp_path):
     """Without a C compiler the build fails: the count is right all the same (the JIT's
-    kernels), and the next count does not try again (nor says it compiles)."""
+    kernels), and the next count does not try again (nor says it compiles). What killed builds
+    and loads left is cleared on the way."""
     env = _aside(tmp_path) | {"CC": "false"}
     folder = tmp_path / "nqueens_cp" / "aot"
     folder.mkdir()
@@ -192,6 +193,10 @@ def test_a_failed_build_is_recorded_and_the_jit_serves(tmp_path):
     stale = [folder / "nqueens_join-older.so.failed", folder / "nqueens_rings-older.so.failed"]
     for where in stale:
         where.write_text("an older stamp's failure")
+    copies = [folder / f"{aot.LOADING}killed{aot._suffix()}", folder / f"{aot.LOADING}loading{aot._suffix()}"]
+    for where in copies:  # a load's private copy left by a kill long ago, and one being loaded
+        where.write_bytes(b"")
+    os.utime(copies[0], (time.time() - aot.BUILD_SECONDS - 60,) * 2)
     said = []
     for _ in range(2):
         r = subprocess.run([sys.executable, "-c", COUNT], capture_output=True, text=True, env=env, timeout=900)
@@ -200,6 +205,7 @@ def test_a_failed_build_is_recorded_and_the_jit_serves(tmp_path):
     assert said == [True, False]
     assert _built(tmp_path) == []
     assert [p.exists() for p in left + stale] == [False, True, False, True], "only the group's own leftovers go"
+    assert [p.exists() for p in copies] == [False, True], "only a copy older than a build may take"
     assert len(list(folder.glob("nqueens_join-*.failed"))) == 1
 
 
