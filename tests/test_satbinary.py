@@ -1,6 +1,7 @@
 """Any SAT solver binary (`--sat-solver cmd:...`), run on the exported DIMACS: Debian's cadical
 and picosat where installed (`.ci/run` installs them), shell stand-ins for the failures."""
 
+import io
 import shutil
 import time
 
@@ -8,6 +9,7 @@ import pytest
 
 import nqueens_cp as nq
 from nqueens_cp import Problem
+from nqueens_cp.export import export
 from tests.conftest import A000170, gone, watched_run
 
 pytestmark = pytest.mark.timeout(120)
@@ -51,3 +53,21 @@ def test_a_bad_binary_is_one_line_and_leaves_no_process(command, code, says):
     assert proc.returncode == code and says in err and len(err.splitlines()) == 1, err
     assert time.monotonic() - start < 15
     assert gone(seen), "the binary outlived the run"  # only the processes this run started
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [Problem(3, blocked=[(0, 0)]), Problem(3, walls=[(1, 1)]), Problem(4, pieces=6, pawns=1)],
+    ids=["one a row", "walls", "pawns"],
+)
+def test_the_cnf_a_binary_is_given_is_the_one_export_writes(tmp_path, problem):
+    """A user reads the file their solver was given as an exported one: the same header (each
+    variable's square, the pawns' variables) and clauses. A board that takes the squares
+    formulation was given its CNF under the permutation's header, naming the wrong squares.
+    Boards without a placement, so that the stand-in's answer (none) is true."""
+    given = tmp_path / "given.cnf"
+    solver = f"cmd:sh -c 'cp \"$0\" {given}; echo s UNSATISFIABLE; exit 20' {{cnf}}"
+    assert nq.first(problem, "sat", sat_solver=solver) is None
+    exported = io.StringIO()
+    export(problem, "dimacs", exported)
+    assert given.read_text() == exported.getvalue()

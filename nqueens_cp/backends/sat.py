@@ -497,14 +497,15 @@ class SatBackend(Backend):
         python-sat can interrupt runs here, watched; any other runs in a child process that is
         killed at the deadline, on Ctrl-C and on SIGTERM (it would see neither before its call
         ends, which can take a minute)."""
-        if formulation_of(self.settings, problem) == "squares":
-            cnf, read = encode_squares(problem)
+        sm = squares_model(problem) if formulation_of(self.settings, problem) == "squares" else None
+        if sm is not None:
+            cnf, read = encode_squares(problem, sm=sm)
         else:
             cnf, var = encode(problem)
             read = read_of(problem, var)
         stats.update(variables=cnf.nv, clauses=len(cnf.clauses))
         if self.binary is not None:
-            return satbinary.models(self.binary, problem, cnf.clauses, cnf.nv, read, limit, self.deadline())
+            return satbinary.models(self.binary, problem, cnf.clauses, cnf.nv, read, limit, self.deadline(), sm)
         if not _interruptible(self.solver_name):
             return self._models_in_child(cnf, read, limit)
         return self._models_watched(cnf, read, limit)

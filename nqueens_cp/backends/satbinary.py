@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from ..io.dimacs import write_cnf
 from ..model.problem import Problem, Solution
+from ..model.squares import SquaresModel
 from ..run.programs import run_group
 from .base import BackendError, Deadline, WrongAnswer
 
@@ -56,16 +57,19 @@ def models(
     read: Read,
     limit: int | None,
     deadline: Deadline,
+    sm: SquaresModel | None = None,
 ) -> Iterator[Solution]:
     """The solutions the binary finds (`read` makes them of its models), each forbidden before
-    the next call; a model of another size than a solution is a wrong answer."""
+    the next call; a model of another size than a solution is a wrong answer. `sm`: the
+    squares formulation's model where the CNF is of that formulation (its header names the
+    variables as `export --to dimacs` does)."""
     clauses = list(clauses)
     found = 0
     with tempfile.TemporaryDirectory(prefix="nqueens-sat.") as folder:
         cnf = Path(folder) / "problem.cnf"
         while limit is None or found < limit:
             with cnf.open("w") as f:
-                write_cnf(f, problem, clauses, nv, "sequential counter (Sinz 2005)")
+                write_cnf(f, problem, clauses, nv, "sequential counter (Sinz 2005)", sm)
             true = _run(words, cnf, deadline, found, nv)
             if true is None:
                 return
