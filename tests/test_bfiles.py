@@ -205,8 +205,8 @@ _PROGRESS = re.compile(r"rows 1\.\.(\d+) whole(?:.*?row (\d+) at ([\d,]+) of ([\
 
 
 def test_the_docs_state_the_second_counts_progress_as_its_journals_stand():
-    """Where the second method of row 21 is still under way, the b-files' comments and the
-    benchmarks' row say how far its kept journals go ("rows 1..K whole", "row K+1 at X of Y
+    """The b-files' comments and the benchmarks' row say how far the second method of row 21's
+    kept journals go ("rows 1..K whole", "row K+1 at X of Y
     items"): K must be the whole journals' run from row 1, X and Y the next one's records and
     items, so a journal committed without its prose, or prose without its journal, fails here."""
     progress = {}
