@@ -178,7 +178,7 @@ def _clear_leftovers(group: Group, failed: str) -> None:
             with contextlib.suppress(OSError):
                 if time.time() - os.stat(where).st_mtime > BUILD_SECONDS:
                     os.unlink(where)
-        if name.startswith(f".build-{group.name}-"):
+        elif name.startswith(f".build-{group.name}-"):
             shutil.rmtree(where, ignore_errors=True)
         elif name.startswith(group.name + "-") and name.endswith(".failed") and where != failed:
             with contextlib.suppress(OSError):
